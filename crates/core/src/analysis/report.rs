@@ -1,0 +1,221 @@
+//! The report: per-thread counts, per-function calls with total and self
+//! time, allocation totals and diagnostics — the object `flamedrop report
+//! --json` prints and `window.flamedrop.report()` returns (DESIGN.md §6).
+
+use super::walk::walk_spans;
+use crate::model::{Severity, Trace, SPAN_ABANDONED};
+use serde::{Deserialize, Serialize};
+
+/// The report of one trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub format: String,
+    pub time_unit: String,
+    pub threads: Vec<ThreadReport>,
+    pub functions: Vec<FunctionReport>,
+    pub allocations: AllocationReport,
+    pub diagnostics: Vec<DiagnosticReport>,
+}
+
+/// Counts for one thread.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadReport {
+    pub id: String,
+    pub name: String,
+    /// Raw input records the thread owns.
+    pub events: u64,
+    pub spans: u64,
+    pub samples: u64,
+    /// Number of nesting levels (1 for only top-level spans, 0 for none).
+    pub max_depth: u32,
+}
+
+/// One function over all threads. `total` counts a recursive function once
+/// per outermost call; `self` is time not spent in its callees.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionReport {
+    pub name: String,
+    pub calls: u64,
+    pub total: i64,
+    #[serde(rename = "self")]
+    pub self_time: i64,
+}
+
+/// Allocation totals (zero for formats that record no allocations).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllocationReport {
+    pub allocs: u64,
+    pub frees: u64,
+    pub alloc_bytes: u64,
+    pub live_blocks: u64,
+    pub live_bytes: u64,
+}
+
+/// One diagnostic as reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnosticReport {
+    pub severity: String,
+    pub message: String,
+    pub count: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Totals {
+    calls: u64,
+    total: i64,
+    self_time: i64,
+}
+
+/// Summarises a trace.
+pub fn report(trace: &Trace) -> Report {
+    let mut per_name = vec![Totals::default(); trace.strings.len()];
+    let mut threads = Vec::with_capacity(trace.threads.len());
+    for thread in &trace.threads {
+        walk_spans(&thread.spans, |v| {
+            if v.flags & SPAN_ABANDONED != 0 {
+                return;
+            }
+            if let Some(t) = per_name.get_mut(v.name as usize) {
+                t.calls += 1;
+                t.self_time += v.self_time;
+                if v.outermost {
+                    t.total += v.duration;
+                }
+            }
+        });
+        threads.push(ThreadReport {
+            id: thread.id.clone(),
+            name: thread.name.clone(),
+            events: thread.events,
+            spans: thread.spans.len() as u64,
+            samples: 0,
+            max_depth: if thread.spans.is_empty() {
+                0
+            } else {
+                u32::from(thread.max_depth()) + 1
+            },
+        });
+    }
+    let mut functions: Vec<FunctionReport> = per_name
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.calls > 0)
+        .map(|(id, t)| FunctionReport {
+            name: trace.str(id as u32).to_owned(),
+            calls: t.calls,
+            total: t.total,
+            self_time: t.self_time,
+        })
+        .collect();
+    functions.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.name.cmp(&b.name)));
+    let mut diagnostics: Vec<DiagnosticReport> = trace
+        .diagnostics
+        .iter()
+        .map(|d| DiagnosticReport {
+            severity: d.severity.name().to_owned(),
+            message: d.text(),
+            count: d.count,
+        })
+        .collect();
+    diagnostics.sort_by_key(|d| std::cmp::Reverse(severity_rank(&d.severity)));
+    Report {
+        format: trace.format.map_or("unknown", |f| f.name()).to_owned(),
+        time_unit: trace.time_unit.map_or("ns", |u| u.name()).to_owned(),
+        threads,
+        functions,
+        allocations: AllocationReport::default(),
+        diagnostics,
+    }
+}
+
+fn severity_rank(name: &str) -> u8 {
+    [Severity::Info, Severity::DataLoss, Severity::Error]
+        .iter()
+        .position(|s| s.name() == name)
+        .unwrap_or(0) as u8
+}
+
+impl Report {
+    /// The report as text, laid out like `uftrace report`.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        out.push_str("  Total time   Self time       Calls  Function\n");
+        out.push_str("  ==========  ==========  ==========  ====================\n");
+        for f in &self.functions {
+            out.push_str(&format!(
+                "  {:>10}  {:>10}  {:>10}  {}\n",
+                format_time(f.total, &self.time_unit),
+                format_time(f.self_time, &self.time_unit),
+                f.calls,
+                f.name
+            ));
+        }
+        out.push('\n');
+        for t in &self.threads {
+            out.push_str(&format!(
+                "thread {} ({}): {} records, {} spans, depth {}\n",
+                t.id, t.name, t.events, t.spans, t.max_depth
+            ));
+        }
+        for d in &self.diagnostics {
+            out.push_str(&format!(
+                "{}: {} (count {})\n",
+                d.severity, d.message, d.count
+            ));
+        }
+        out
+    }
+}
+
+/// A duration in `unit` printed the way uftrace does: three decimals in the
+/// largest unit (us, ms, s) that keeps the number at least 1.
+pub fn format_time(value: i64, unit: &str) -> String {
+    if unit == "events" {
+        return value.to_string();
+    }
+    let ns = if unit == "us" {
+        value.saturating_mul(1000)
+    } else {
+        value
+    };
+    let sign = if ns < 0 { "-" } else { "" };
+    let ns = ns.unsigned_abs();
+    let (div, name) = match ns {
+        n if n >= 1_000_000_000 => (1_000_000, "s"),
+        n if n >= 1_000_000 => (1_000, "ms"),
+        _ => (1, "us"),
+    };
+    let scaled = ns / div;
+    format!("{sign}{}.{:03} {name}", scaled / 1000, scaled % 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, TimeUnit, TraceBuilder};
+
+    #[test]
+    fn recursion_is_counted_once_in_total_and_fully_in_self() {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let f = b.intern("f");
+        b.begin(t, 0, f, 0);
+        b.begin(t, 10, f, 0);
+        b.end(t, 20);
+        b.end(t, 100);
+        let r = report(&b.finish());
+        assert_eq!(r.functions[0].calls, 2);
+        assert_eq!(r.functions[0].total, 100);
+        assert_eq!(r.functions[0].self_time, 100);
+        assert_eq!(r.threads[0].max_depth, 2);
+    }
+
+    #[test]
+    fn times_print_like_uftrace() {
+        assert_eq!(format_time(30, "ns"), "0.030 us");
+        assert_eq!(format_time(20_430, "ns"), "20.430 us");
+        assert_eq!(format_time(28_354_123, "ns"), "28.354 ms");
+        assert_eq!(format_time(1_500_000_000, "ns"), "1.500 s");
+    }
+}

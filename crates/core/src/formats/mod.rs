@@ -1,0 +1,3 @@
+//! One module per input format. Each turns raw files into builder calls.
+
+pub mod uftrace;

@@ -1,0 +1,170 @@
+//! How files reach a decoder: detection by content, then a plan of which files
+//! to read in which order, then chunks fed one file at a time.
+//!
+//! The same path serves the worker in the browser (which reads `Blob` slices)
+//! and the command line (which reads from disk), so a trace decodes the same
+//! way everywhere and big files never need to sit whole in memory.
+
+use crate::formats;
+use crate::model::{Format, Trace};
+use std::fmt;
+
+/// Bytes of a file's start that detection looks at.
+pub const PROBE_BYTES: usize = 64;
+
+/// A file offered to flamedrop: its path relative to what was dropped (or just
+/// its name), its size, and its first bytes.
+#[derive(Clone, Debug)]
+pub struct FileProbe {
+    pub path: String,
+    pub size: u64,
+    pub head: Vec<u8>,
+}
+
+impl FileProbe {
+    /// The last path component.
+    pub fn name(&self) -> &str {
+        file_name(&self.path)
+    }
+
+    /// The path without its last component (`""` for a bare name).
+    pub fn dir(&self) -> &str {
+        let name = self.name();
+        self.path[..self.path.len() - name.len()].trim_end_matches('/')
+    }
+}
+
+/// The last component of a `/`- or `\`-separated path.
+pub fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// A file as a decoder knows it once it is planned.
+#[derive(Clone, Debug)]
+pub struct InputFile {
+    pub path: String,
+    pub size: u64,
+}
+
+/// Why nothing could be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// Nothing was offered.
+    NoFiles,
+    /// None of the files looks like a trace flamedrop reads.
+    UnknownFormat { files: Vec<String> },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NoFiles => write!(f, "no files were given"),
+            LoadError::UnknownFormat { files } => {
+                let shown: Vec<&str> = files.iter().take(5).map(String::as_str).collect();
+                let more = files.len().saturating_sub(shown.len());
+                write!(
+                    f,
+                    "not a trace flamedrop can read: {}{} (expected a uftrace.data folder, Scaler, SWAP, sp-rtrace or SELogger output)",
+                    shown.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A decoder that is fed planned files in chunks and then hands over a trace.
+pub trait Decoder {
+    /// The format being decoded.
+    fn format(&self) -> Format;
+    /// Indices (into the probes it was opened with) of the files to read, in
+    /// the order they must be fed. Files not listed are not needed.
+    fn plan(&self) -> Vec<usize>;
+    /// Starts feeding file `index`.
+    fn begin_file(&mut self, index: usize);
+    /// The next bytes of the current file.
+    fn feed(&mut self, chunk: &[u8]);
+    /// The current file is complete.
+    fn end_file(&mut self);
+    /// All planned files were fed (or the caller stopped early): the trace.
+    fn finish(self: Box<Self>) -> Trace;
+}
+
+/// Which format the offered files are, judged by content first, names second.
+pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
+    if probes.is_empty() {
+        return Err(LoadError::NoFiles);
+    }
+    if formats::uftrace::detect(probes) {
+        return Ok(Format::Uftrace);
+    }
+    Err(LoadError::UnknownFormat {
+        files: probes.iter().map(|p| p.path.clone()).collect(),
+    })
+}
+
+/// Detects the format and opens its decoder.
+pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadError> {
+    match detect(&probes)? {
+        Format::Uftrace => Ok(Box::new(formats::uftrace::UftraceDecoder::new(probes))),
+        _ => Err(LoadError::UnknownFormat {
+            files: probes.into_iter().map(|p| p.path).collect(),
+        }),
+    }
+}
+
+/// Decodes files held in memory, feeding them in chunks of `chunk` bytes.
+/// This is the command line's and the tests' way in.
+pub fn decode_files_chunked(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace, LoadError> {
+    let probes = files
+        .iter()
+        .map(|(path, data)| FileProbe {
+            path: path.clone(),
+            size: data.len() as u64,
+            head: data[..data.len().min(PROBE_BYTES)].to_vec(),
+        })
+        .collect();
+    let mut decoder = open_decoder(probes)?;
+    for index in decoder.plan() {
+        let Some((_, data)) = files.get(index) else {
+            continue;
+        };
+        decoder.begin_file(index);
+        for part in data.chunks(chunk.max(1)) {
+            decoder.feed(part);
+        }
+        decoder.end_file();
+    }
+    Ok(decoder.finish())
+}
+
+/// Decodes files held in memory.
+pub fn decode_files(files: &[(String, Vec<u8>)]) -> Result<Trace, LoadError> {
+    decode_files_chunked(files, 8 << 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_split_into_dir_and_name() {
+        let p = FileProbe {
+            path: "case/uftrace.data/info".into(),
+            size: 0,
+            head: vec![],
+        };
+        assert_eq!(p.name(), "info");
+        assert_eq!(p.dir(), "case/uftrace.data");
+        assert_eq!(file_name("info"), "info");
+    }
+
+    #[test]
+    fn unknown_files_get_a_message_naming_them() {
+        let err = decode_files(&[("photo.png".into(), b"\x89PNG\r\n".to_vec())]).unwrap_err();
+        assert!(err.to_string().contains("photo.png"));
+        assert_eq!(decode_files(&[]).unwrap_err(), LoadError::NoFiles);
+    }
+}

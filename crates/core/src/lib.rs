@@ -1,0 +1,17 @@
+//! flamedrop-core: the trace decoders, the common trace model and the analyses
+//! behind both the web viewer and the `flamedrop` command.
+//!
+//! Nothing here depends on the web: every decoder runs, is tested and is fuzzed
+//! natively. A decoder is fed files (whole or in chunks) through [`input`], builds
+//! a [`model::Trace`] through the one [`model::TraceBuilder`], and reports what it
+//! repaired, skipped or lost as [`model::Diagnostic`]s that travel with the trace.
+
+pub mod analysis;
+pub mod export;
+pub mod formats;
+pub mod input;
+pub mod layout;
+pub mod model;
+
+pub use input::{decode_files, detect, open_decoder, Decoder, FileProbe, InputFile, LoadError};
+pub use model::{Format, TimeUnit, Trace};

@@ -1,0 +1,219 @@
+//! The common trace model: one columnar shape for every format.
+//!
+//! processes → threads (tracks) → spans, instants and samples, plus an interned
+//! string table and the diagnostics. Columns are plain `Vec`s of numbers so a
+//! 20-million-record trace stays compact and can be shipped between the worker
+//! and the page as flat buffers (see [`codec`]). A trace is only ever made by
+//! [`TraceBuilder`], which keeps the invariants the views rely on.
+
+mod builder;
+pub mod codec;
+mod diagnostics;
+mod strings;
+
+pub use builder::{SpanRef, ThreadRef, TraceBuilder};
+pub use diagnostics::{Diagnostic, Severity};
+pub use strings::{StrId, StringTable};
+
+use serde::{Deserialize, Serialize};
+
+/// Which tracer wrote the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    Uftrace,
+    Scaler,
+    Swap,
+    SpRtrace,
+    Selogger,
+}
+
+impl Format {
+    /// The name used in reports and on the page.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Uftrace => "uftrace",
+            Format::Scaler => "scaler",
+            Format::Swap => "swap",
+            Format::SpRtrace => "sp-rtrace",
+            Format::Selogger => "selogger",
+        }
+    }
+}
+
+/// The unit of every timestamp in a trace. `Events` is a logical clock: the
+/// position of an event in the recorded sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    Ns,
+    Us,
+    Events,
+}
+
+impl TimeUnit {
+    /// The short name used in reports (`ns`, `us`, `events`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Ns => "ns",
+            TimeUnit::Us => "us",
+            TimeUnit::Events => "events",
+        }
+    }
+}
+
+/// A span flag: the span never ended in the data; it is drawn up to the end of
+/// its thread.
+pub const SPAN_OPEN_AT_END: u8 = 1;
+/// A span flag: its start was not recorded (an exit without an entry) and was
+/// set by the repair rule of the format.
+pub const SPAN_START_REPAIRED: u8 = 2;
+/// A span flag: the span was closed early because its stack was cut (data loss,
+/// `exec`, `longjmp`).
+pub const SPAN_CUT: u8 = 4;
+/// A span flag: the span is not a function but time the thread spent off CPU.
+pub const SPAN_OFF_CPU: u8 = 8;
+/// A span flag: the call never returned because its stack was replaced
+/// (`exec`, `longjmp`); it is drawn up to that point and left out of the
+/// report's counts, as the original tools do.
+pub const SPAN_ABANDONED: u8 = 16;
+
+/// A decoded trace.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Trace {
+    pub format: Option<Format>,
+    pub time_unit: Option<TimeUnit>,
+    pub strings: StringTable,
+    pub processes: Vec<Process>,
+    pub threads: Vec<Thread>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Facts about the recording (command line, host, versions), shown in the
+    /// summary panel, in input order.
+    pub metadata: Vec<(String, String)>,
+}
+
+impl Trace {
+    /// Earliest and latest timestamp over every thread, or `None` when the
+    /// trace holds no timed data.
+    pub fn time_range(&self) -> Option<(i64, i64)> {
+        self.threads
+            .iter()
+            .filter_map(Thread::time_range)
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+    }
+
+    /// The string behind an id.
+    pub fn str(&self, id: StrId) -> &str {
+        self.strings.get(id)
+    }
+}
+
+/// A process: a group of threads.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Process {
+    /// The id the tracer gave it (a pid for uftrace).
+    pub id: String,
+    pub name: String,
+}
+
+/// A thread: one lane in the flame chart.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Thread {
+    /// The id the tracer gave it (a tid for uftrace).
+    pub id: String,
+    pub name: String,
+    /// Index into [`Trace::processes`].
+    pub process: u32,
+    /// Raw records of the input that belong to this thread.
+    pub events: u64,
+    pub spans: Spans,
+    pub instants: Instants,
+    /// First and last timestamp seen on this thread (records of any kind).
+    pub first_time: Option<i64>,
+    pub last_time: Option<i64>,
+}
+
+impl Thread {
+    /// The thread's time range, from every record it owns.
+    pub fn time_range(&self) -> Option<(i64, i64)> {
+        Some((self.first_time?, self.last_time?))
+    }
+
+    /// Deepest span depth (0 for a thread with only top-level spans).
+    pub fn max_depth(&self) -> u16 {
+        self.spans.depth.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Spans of one thread, in columns, in start order (pre-order: a parent comes
+/// before its children). Within one depth, spans never overlap.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Spans {
+    pub start: Vec<i64>,
+    pub end: Vec<i64>,
+    pub depth: Vec<u16>,
+    pub name: Vec<StrId>,
+    /// `SPAN_*` bits.
+    pub flags: Vec<u8>,
+    /// Extra fields of the few spans that have them (arguments, return
+    /// values), sorted by span index.
+    pub details: Vec<(u32, Vec<Field>)>,
+}
+
+impl Spans {
+    /// Number of spans.
+    pub fn len(&self) -> usize {
+        self.start.len()
+    }
+
+    /// True when there are no spans.
+    pub fn is_empty(&self) -> bool {
+        self.start.is_empty()
+    }
+
+    /// The extra fields of span `index`, if it has any.
+    pub fn details_of(&self, index: u32) -> &[Field] {
+        match self.details.binary_search_by_key(&index, |(i, _)| *i) {
+            Ok(at) => &self.details[at].1,
+            Err(_) => &[],
+        }
+    }
+}
+
+/// A named value shown in a tooltip or the detail panel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub key: String,
+    pub value: String,
+}
+
+impl Field {
+    /// A field from anything printable.
+    pub fn new(key: impl Into<String>, value: impl Into<String>) -> Self {
+        Field {
+            key: key.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// Instant markers of one thread, in time order.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Instants {
+    pub time: Vec<i64>,
+    pub name: Vec<StrId>,
+    /// Fields of the markers that carry a payload, sorted by marker index.
+    pub details: Vec<(u32, Vec<Field>)>,
+}
+
+impl Instants {
+    /// Number of markers.
+    pub fn len(&self) -> usize {
+        self.time.len()
+    }
+
+    /// True when there are no markers.
+    pub fn is_empty(&self) -> bool {
+        self.time.is_empty()
+    }
+}
