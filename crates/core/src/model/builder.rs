@@ -220,6 +220,15 @@ impl TraceBuilder {
         ))
     }
 
+    /// Start and end of a span (the end is its start while it is open).
+    pub fn span_times(&self, t: ThreadRef, span: SpanRef) -> Option<(i64, i64)> {
+        let spans = &self.trace.threads.get(t as usize)?.spans;
+        Some((
+            *spans.start.get(span as usize)?,
+            *spans.end.get(span as usize)?,
+        ))
+    }
+
     /// Renames a thread.
     pub fn set_thread_name(&mut self, t: ThreadRef, name: &str) {
         if let Some(thread) = self.trace.threads.get_mut(t as usize) {

@@ -166,6 +166,11 @@ pub struct TaskStream {
     last_time: i64,
     /// Offset where unreadable bytes began, while looking for the next record.
     skipping_from: Option<u64>,
+    /// Duration of the last frame that left stack slot 0 (uftrace reuses it
+    /// for a return that has no call, e.g. a forked child's `fork`).
+    slot0_duration: Option<i64>,
+    /// A context switch that happened outside every call: when it began.
+    idle_sched_out: Option<i64>,
 }
 
 impl TaskStream {
@@ -187,6 +192,8 @@ impl TaskStream {
             setjmp_depth: None,
             last_time: 0,
             skipping_from: None,
+            slot0_duration: None,
+            idle_sched_out: None,
         }
     }
 
@@ -384,13 +391,15 @@ impl TaskStream {
             sh.builder.end(t, self.last_time);
             self.sched_open = false;
         }
-        let now = sh.builder.depth(t);
-        if depth < now {
-            sh.builder.cut_to(t, depth, self.last_time, SPAN_CUT);
-        }
-        for _ in now..depth.min(sh.info.max_stack as usize) {
-            sh.builder
-                .begin(t, time - 1, sh.unknown, SPAN_START_REPAIRED);
+        // uftrace restarts every frame just before the next record and never
+        // counts what was open before the loss; the names are kept for display.
+        let names: Vec<StrId> = (0..depth)
+            .map(|level| sh.builder.open_name(t, level).unwrap_or(sh.unknown))
+            .collect();
+        sh.builder
+            .cut_to(t, 0, self.last_time, SPAN_CUT | SPAN_ABANDONED);
+        for name in names.into_iter().take(sh.info.max_stack as usize) {
+            sh.builder.begin(t, time - 1, name, SPAN_START_REPAIRED);
         }
     }
 
@@ -402,15 +411,25 @@ impl TaskStream {
             sh.builder.cut_to(t, 0, time, SPAN_ABANDONED);
         }
         if let Some(setjmp_depth) = self.pending_longjmp.take() {
-            let keep = setjmp_depth.saturating_sub(1);
-            if sh.builder.depth(t) > keep {
-                sh.builder.cut_to(t, keep, time, SPAN_ABANDONED);
+            // setjmp's second return closes whatever call now holds setjmp's
+            // stack slot (uftrace reuses the slot); deeper calls are abandoned.
+            if sh.builder.depth(t) >= setjmp_depth {
+                sh.builder.cut_to(t, setjmp_depth, time, SPAN_ABANDONED);
+                if let Some(slot) = sh.builder.top(t) {
+                    sh.builder.add_flags(t, slot, SPAN_START_REPAIRED);
+                }
+            } else {
+                sh.builder.begin(t, time, sh.unknown, SPAN_START_REPAIRED);
             }
-            sh.builder.begin(t, time, sh.unknown, SPAN_START_REPAIRED);
         }
     }
 
+    /// Calls on the stack as uftrace counts them (after an `exec` call the
+    /// old program's stack is gone at once, though drawn until the new one starts).
     fn user_depth(&self, sh: &Shared) -> usize {
+        if self.pending_exec {
+            return 0;
+        }
         sh.builder.depth(self.thread) - usize::from(self.sched_open)
     }
 
@@ -475,6 +494,7 @@ impl TaskStream {
                     }
                 }
                 sh.builder.end(t, time);
+                self.note_slot0(t, top, sh);
                 top
             }
             None => {
@@ -484,11 +504,12 @@ impl TaskStream {
                     Some(&self.file),
                     Some(self.carry_offset),
                     1,
-                    || "returns without a recorded call were drawn from the previous record".into(),
+                    || "returns without a recorded call were given the duration of the last top-level call, as uftrace does".into(),
                 );
-                let span =
-                    sh.builder
-                        .begin(t, self.last_time.min(time), info.name, SPAN_START_REPAIRED);
+                let start = self.slot0_duration.map_or(self.last_time, |d| time - d);
+                let span = sh
+                    .builder
+                    .begin(t, start.min(time), info.name, SPAN_START_REPAIRED);
                 sh.builder.end(t, time);
                 span
             }
@@ -497,6 +518,15 @@ impl TaskStream {
             let spec = sh.spec(info);
             let text = self.values(extra, spec.retval.as_slice(), time, sh);
             sh.builder.add_detail(t, span, Field::new("return", text));
+        }
+    }
+
+    /// Remembers a finished top-level call's duration (see `slot0_duration`).
+    fn note_slot0(&mut self, t: ThreadRef, span: u32, sh: &Shared) {
+        if sh.builder.depth(t) == 0 {
+            if let Some((start, end)) = sh.builder.span_times(t, span) {
+                self.slot0_duration = Some(end - start);
+            }
         }
     }
 
@@ -547,6 +577,9 @@ impl TaskStream {
         match event.kind {
             PerfKind::SchedOut | PerfKind::SchedOutPreempted => {
                 self.started = true;
+                if self.user_depth(sh) == 0 && !self.sched_open {
+                    self.idle_sched_out = Some(event.time);
+                }
                 if self.user_depth(sh) > 0 && !self.sched_open {
                     let name = if event.kind == PerfKind::SchedOut {
                         sh.schedule
@@ -559,6 +592,11 @@ impl TaskStream {
             }
             PerfKind::SchedIn => {
                 self.started = true;
+                if let Some(out) = self.idle_sched_out.take() {
+                    if sh.builder.depth(t) == 0 {
+                        self.slot0_duration = Some(event.time - out);
+                    }
+                }
                 if self.sched_open {
                     sh.builder.end(t, event.time);
                     self.sched_open = false;
