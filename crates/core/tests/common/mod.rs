@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests: loading fixture folders.
+
+use flamedrop_core::{decode_files, Trace};
+use std::path::{Path, PathBuf};
+
+/// The repository's `tests/fixtures` folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+/// Every file below `dir`, as (path relative to `dir`'s parent, bytes).
+pub fn read_folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let base = dir.parent().unwrap_or(dir).to_path_buf();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("fixture folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(&base).expect("below base").to_string_lossy().into_owned();
+                out.push((rel, std::fs::read(&path).expect("fixture file")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Decodes a fixture case's `uftrace.data`.
+pub fn decode_case(group: &str, case: &str) -> Trace {
+    let files = read_folder(&fixtures().join(group).join(case).join("uftrace.data"));
+    decode_files(&files).expect("decodes")
+}
+
+/// Case folder names of a fixture group.
+pub fn cases(group: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures().join(group))
+        .expect("group")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("uftrace.data").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A reference file of a case, gunzipped when stored as `.gz`.
+pub fn reference(group: &str, case: &str, name: &str) -> String {
+    let dir = fixtures().join(group).join(case).join("reference");
+    if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+        return text;
+    }
+    let gz = std::fs::read(dir.join(format!("{name}.gz"))).expect("reference file");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).expect("gunzip");
+    text
+}
