@@ -29,9 +29,19 @@ fn check_report(group: &str, case: &str) {
     let ours: Vec<(String, String, u64, String)> = r
         .functions
         .iter()
-        .map(|f| (format_time(f.total, "ns"), format_time(f.self_time, "ns"), f.calls, f.name.clone()))
+        .map(|f| {
+            (
+                format_time(f.total, "ns"),
+                format_time(f.self_time, "ns"),
+                f.calls,
+                f.name.clone(),
+            )
+        })
         .collect();
-    assert_eq!(ours, expected, "{group}/{case}: report differs from uftrace's");
+    assert_eq!(
+        ours, expected,
+        "{group}/{case}: report differs from uftrace's"
+    );
 }
 
 #[test]
@@ -45,7 +55,14 @@ fn reports_equal_uftrace_report_for_every_shared_case() {
 
 #[test]
 fn reports_equal_uftrace_report_for_fork_exec_libcall_events_max_stack_and_longjmp() {
-    for case in ["d-fork-exec", "h-libcall-plt", "h-no-libcall", "i-events", "i-max-stack", "j-setjmp-longjmp"] {
+    for case in [
+        "d-fork-exec",
+        "h-libcall-plt",
+        "h-no-libcall",
+        "i-events",
+        "i-max-stack",
+        "j-setjmp-longjmp",
+    ] {
         check_report("uftrace-extra", case);
     }
 }
@@ -54,18 +71,29 @@ fn reports_equal_uftrace_report_for_fork_exec_libcall_events_max_stack_and_longj
 fn lost_records_are_reported_with_their_count_and_calls_match_uftrace() {
     let trace = decode_case("uftrace-extra", "i-lost-records");
     let r = report(&trace);
-    let lost = r.diagnostics.iter().find(|d| d.message.contains("LOST")).expect("a LOST diagnostic");
+    let lost = r
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("LOST"))
+        .expect("a LOST diagnostic");
     assert_eq!(lost.count, 4277);
     assert_eq!(lost.severity, "data_loss");
     let expected = reference_rows(&reference("uftrace-extra", "i-lost-records", "report.txt"));
     for (_, _, calls, name) in expected {
-        let ours = r.functions.iter().find(|f| f.name == name).map_or(0, |f| f.calls);
+        let ours = r
+            .functions
+            .iter()
+            .find(|f| f.name == name)
+            .map_or(0, |f| f.calls);
         assert_eq!(ours, calls, "calls of {name}");
     }
 }
 
 fn stack_set(text: &str) -> BTreeSet<String> {
-    text.lines().filter_map(|l| l.rsplit_once(' ')).map(|(stack, _)| stack.to_owned()).collect()
+    text.lines()
+        .filter_map(|l| l.rsplit_once(' '))
+        .map(|(stack, _)| stack.to_owned())
+        .collect()
 }
 
 #[test]
@@ -79,7 +107,13 @@ fn collapsed_stacks_are_the_same_set_as_uftrace_flame_graph() {
 
 #[test]
 fn collapsed_sample_counts_equal_uftrace_where_no_preemption_reorders_the_graph() {
-    for case in ["a-simple-nested", "c-pthreads-mutex", "e-dlopen-plugin", "f-args-explicit", "g-finstrument-functions"] {
+    for case in [
+        "a-simple-nested",
+        "c-pthreads-mutex",
+        "e-dlopen-plugin",
+        "f-args-explicit",
+        "g-finstrument-functions",
+    ] {
         let ours = to_collapsed(&decode_case("uftrace", case));
         let theirs = reference("uftrace", case, "flamegraph.txt");
         let sorted = |t: &str| t.lines().map(str::to_owned).collect::<BTreeSet<_>>();
@@ -92,7 +126,13 @@ fn replay_calls_with_args(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| l.split_once("| ").map(|(_, call)| call.trim().to_owned()))
         .filter(|call| call.contains('(') && !call.starts_with("/*") && !call.contains("()"))
-        .map(|call| call.split(" {").next().unwrap_or("").trim_end_matches(';').to_owned())
+        .map(|call| {
+            call.split(" {")
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(';')
+                .to_owned()
+        })
         .collect()
 }
 
@@ -108,7 +148,8 @@ fn arguments_and_return_values_read_as_replay_shows_them() {
             let ret = details.iter().find(|f| f.key == "return");
             if let Some(args) = args {
                 let mut call = format!("{}({})", trace.str(thread.spans.name[i]), args.value);
-                let leaf = i + 1 >= thread.spans.len() || thread.spans.depth[i + 1] <= thread.spans.depth[i];
+                let leaf = i + 1 >= thread.spans.len()
+                    || thread.spans.depth[i + 1] <= thread.spans.depth[i];
                 if let (Some(ret), true) = (ret, leaf) {
                     call.push_str(&format!(" = {}", ret.value));
                 }
@@ -124,7 +165,10 @@ fn arguments_and_return_values_read_as_replay_shows_them() {
 fn every_thread_has_spans_and_names_from_the_recording() {
     let trace = decode_case("uftrace", "c-pthreads-mutex");
     assert_eq!(trace.threads.len(), 5);
-    assert!(trace.threads.iter().all(|t| !t.spans.is_empty() && t.name == "c_threads"));
+    assert!(trace
+        .threads
+        .iter()
+        .all(|t| !t.spans.is_empty() && t.name == "c_threads"));
     assert_eq!(trace.threads[0].id, "21710");
 }
 
@@ -135,9 +179,24 @@ fn sdt_read_and_watch_events_become_markers_with_their_payloads() {
     let names: Vec<&str> = thread.instants.name.iter().map(|&n| trace.str(n)).collect();
     assert_eq!(names.iter().filter(|n| **n == "fixture:tick").count(), 3);
     assert_eq!(names.iter().filter(|n| **n == "watch:cpu").count(), 3);
-    assert_eq!(names.iter().filter(|n| n.starts_with("read:") || n.starts_with("diff:")).count(), 8);
-    let statm = names.iter().position(|n| *n == "read:proc/statm").expect("statm");
-    let fields = &thread.instants.details.iter().find(|(i, _)| *i == statm as u32).expect("payload").1;
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| n.starts_with("read:") || n.starts_with("diff:"))
+            .count(),
+        8
+    );
+    let statm = names
+        .iter()
+        .position(|n| *n == "read:proc/statm")
+        .expect("statm");
+    let fields = &thread
+        .instants
+        .details
+        .iter()
+        .find(|(i, _)| *i == statm as u32)
+        .expect("payload")
+        .1;
     assert_eq!(fields.len(), 3);
     assert_eq!(fields[0].key, "vmsize KB");
 }

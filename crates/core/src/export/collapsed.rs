@@ -20,33 +20,15 @@ pub fn exact(trace: &Trace) -> String {
     let mut weights: HashMap<Vec<StrId>, i64> = HashMap::new();
     for thread in &trace.threads {
         let s = &thread.spans;
+        let self_times = self_times(s);
         let mut stack: Vec<StrId> = Vec::new();
-        let mut self_times = vec![0i64; s.len()];
-        let mut open: Vec<usize> = Vec::new();
-        for i in 0..s.len() {
-            while open.len() > usize::from(s.depth[i]) {
-                open.pop();
-                stack.pop();
-            }
-            let duration = s.end[i] - s.start[i];
-            self_times[i] += duration;
-            if let Some(&parent) = open.last() {
-                self_times[parent] -= duration;
-            }
-            open.push(i);
+        for (i, self_time) in self_times.into_iter().enumerate() {
+            stack.truncate(usize::from(s.depth[i]));
             stack.push(s.name[i]);
-            let key = stack.clone();
-            if !weights.contains_key(&key) {
-                order.push(key.clone());
+            if !weights.contains_key(&stack) {
+                order.push(stack.clone());
             }
-            *weights.entry(key).or_default() += 0;
-        }
-        // Second pass: add each span's self time to its stack.
-        let mut open: Vec<StrId> = Vec::new();
-        for i in 0..s.len() {
-            open.truncate(usize::from(s.depth[i]));
-            open.push(s.name[i]);
-            *weights.entry(open.clone()).or_default() += self_times[i];
+            *weights.entry(stack.clone()).or_default() += self_time;
         }
     }
     let mut out = String::new();
@@ -58,6 +40,20 @@ pub fn exact(trace: &Trace) -> String {
         }
     }
     out
+}
+
+/// Each span's duration minus its direct children's.
+fn self_times(s: &crate::model::Spans) -> Vec<i64> {
+    let mut self_times: Vec<i64> = s.end.iter().zip(&s.start).map(|(e, b)| e - b).collect();
+    let mut open: Vec<usize> = Vec::new();
+    for i in 0..s.len() {
+        open.truncate(usize::from(s.depth[i]));
+        if let Some(&parent) = open.last() {
+            self_times[parent] -= s.end[i] - s.start[i];
+        }
+        open.push(i);
+    }
+    self_times
 }
 
 /// One node of uftrace's flame graph.

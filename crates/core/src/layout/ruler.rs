@@ -38,8 +38,9 @@ pub fn ticks(view: &Viewport, min_px: f64) -> Ticks {
 
 /// Writes into `out` the label of tick time `t` (an offset from the trace
 /// start) for ticks `step` apart, in the trace unit `unit` (`ns`, `us` or
-/// `events`): the largest time unit in which the step is at least 0.1 (so at
-/// most one decimal for 1-2-5 steps: "2.5 ms" rather than "2500 us").
+/// `events`): the largest time unit in which the step is at least 0.001, so
+/// labels read like uftrace's times ("39.74 ms" rather than "39740 us"), with
+/// just the decimals the step needs.
 pub fn tick_label(t: f64, step: f64, unit: &str, out: &mut String) {
     out.clear();
     if t == 0.0 {
@@ -54,7 +55,7 @@ pub fn tick_label(t: f64, step: f64, unit: &str, out: &mut String) {
     let (t, step) = (t * to_ns, step * to_ns);
     let (scale, name) = [(1e9, "s"), (1e6, "ms"), (1e3, "us"), (1.0, "ns")]
         .into_iter()
-        .find(|&(s, _)| step >= s * 0.1)
+        .find(|&(s, _)| step >= s * 1e-3)
         .unwrap_or((1.0, "ns"));
     let step_in_unit = step / scale;
     // Decimals needed to print the step exactly (steps are 1, 2 or 5 × 10^k).
@@ -98,10 +99,12 @@ mod tests {
     fn labels_use_the_unit_of_the_step() {
         assert_eq!(label(0.0, 100_000.0, "ns"), "0");
         assert_eq!(label(300_000.0, 100_000.0, "ns"), "0.3 ms");
-        assert_eq!(label(350_000.0, 50_000.0, "ns"), "350 us");
+        assert_eq!(label(350_000.0, 50_000.0, "ns"), "0.35 ms");
+        assert_eq!(label(39_740_000.0, 20_000.0, "ns"), "39.74 ms");
         assert_eq!(label(2_500_000.0, 500_000.0, "ns"), "2.5 ms");
         assert_eq!(label(3e9, 1e9, "ns"), "3 s");
-        assert_eq!(label(1_234_567_895.0, 5.0, "ns"), "1234567895 ns");
+        assert_eq!(label(1_234_567_895.0, 5.0, "ns"), "1234567.895 us");
+        assert_eq!(label(17.0, 1.0, "ns"), "0.017 us"); // as uftrace prints 17 ns
         assert_eq!(label(1500.0, 500.0, "us"), "1.5 ms");
         assert_eq!(label(42.0, 2.0, "events"), "42");
     }

@@ -16,7 +16,7 @@ pub const MIN_DURATION: f64 = 1.0;
 
 impl Viewport {
     /// A window over `[start, end]` at `width` px; a degenerate window is
-    /// widened to [`MIN_DURATION`] and the width kept at least one pixel.
+    /// widened to `MIN_DURATION` and the width kept at least one pixel.
     pub fn new(start: f64, end: f64, width: f64) -> Self {
         let end = if end - start < MIN_DURATION {
             start + MIN_DURATION
@@ -77,7 +77,7 @@ impl Viewport {
     }
 
     /// Keeps the window no wider than `bounds` and inside it, and no narrower
-    /// than [`MIN_DURATION`].
+    /// than `MIN_DURATION`.
     pub fn clamp(&mut self, bounds: (f64, f64)) {
         let (lo, hi) = (bounds.0, bounds.1.max(bounds.0 + MIN_DURATION));
         let duration = self.duration().clamp(MIN_DURATION, hi - lo);

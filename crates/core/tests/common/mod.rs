@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests: loading fixture folders.
+#![allow(dead_code)] // each test crate uses a different part of these helpers
 
 use flamedrop_core::{decode_files, Trace};
 use std::path::{Path, PathBuf};
@@ -19,7 +20,11 @@ pub fn read_folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let rel = path.strip_prefix(&base).expect("below base").to_string_lossy().into_owned();
+                let rel = path
+                    .strip_prefix(&base)
+                    .expect("below base")
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((rel, std::fs::read(&path).expect("fixture file")));
             }
         }
@@ -54,6 +59,7 @@ pub fn reference(group: &str, case: &str, name: &str) -> String {
     }
     let gz = std::fs::read(dir.join(format!("{name}.gz"))).expect("reference file");
     let mut text = String::new();
-    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text).expect("gunzip");
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)
+        .expect("gunzip");
     text
 }

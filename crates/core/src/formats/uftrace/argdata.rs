@@ -124,7 +124,7 @@ fn format_auto(v: u64, signed: i64, len: usize) -> String {
     if len == 8 && v > 0xffff_0000 && v <= 0xffff_ffff {
         return (v as u32 as i32).to_string();
     }
-    if signed > 100_000 || signed < -100_000 {
+    if !(-100_000..=100_000).contains(&signed) {
         let shown = if len == 4 { v & 0xffff_ffff } else { v };
         return format!("{shown:#x}");
     }
@@ -198,7 +198,7 @@ fn x87_to_f64(bytes: &[u8; 16]) -> f64 {
 /// from the largest down, with any rest added as `+0x…`.
 fn format_enum(definition: &str, value: i64) -> String {
     let mut members = parse_enum(definition);
-    members.sort_by(|a, b| b.1.cmp(&a.1));
+    members.sort_by_key(|m| std::cmp::Reverse(m.1));
     if let Some((name, _)) = members.iter().find(|(_, v)| *v == value) {
         return name.clone();
     }

@@ -3,7 +3,7 @@
 //!
 //! The small metadata files (`info`, `task.txt`, maps, symbols, debug info,
 //! perf files) are read whole first; then each `<tid>.dat` is streamed in
-//! chunks through a [`replay::TaskStream`], so big traces never sit whole in
+//! chunks through a `replay::TaskStream`, so big traces never sit whole in
 //! memory.
 
 mod argdata;

@@ -1,0 +1,15 @@
+//! Fuzzes format detection and decoding of a single file of any name.
+#![no_main]
+
+use flamedrop_core::decode_files;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let name = match data.first().copied().unwrap_or(0) % 4 {
+        0 => "info",
+        1 => "123.dat",
+        2 => "task.txt",
+        _ => "unknown",
+    };
+    let _ = decode_files(&[(name.to_string(), data.to_vec())]);
+});

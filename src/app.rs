@@ -1,0 +1,328 @@
+//! The app: the page's phases (idle → loading → ready or error), where files
+//! come from, the decoding job, and how the views are laid out.
+//!
+//! `#dropzone` is the whole page, so a trace can be dropped at any time. A
+//! load gets a number; messages from an older load (a cancelled worker, a
+//! slow folder walk) are ignored.
+
+use crate::browser;
+use crate::chart::SpanRef;
+use crate::components::flamechart::FlameChart;
+use crate::components::progress::ProgressView;
+use crate::components::sidebar::{Sidebar, Tab};
+use crate::components::welcome::Welcome;
+use crate::js_api;
+use crate::loading::dropped::Dropped;
+use crate::loading::{demos, picked, InputFile, Opened};
+use crate::state::{Loaded, Phase, Progress};
+use crate::worker::client::DecodeJob;
+use crate::worker::protocol::WorkerEvent;
+use flamedrop_core::model::codec;
+use std::future::Future;
+use std::rc::Rc;
+use web_sys::{DragEvent, HtmlInputElement};
+use yew::prelude::*;
+
+/// Mounts the app on `#app` (or the body when the page has no such element).
+pub fn mount() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            root.set_inner_html(""); // the static "loading…" text
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<App>::new().render();
+        }
+    }
+}
+
+pub enum Msg {
+    /// Start opening files that `gather` will produce.
+    Gather(Gathering),
+    /// The files of load `id` are known.
+    Opened(u32, Result<Opened, String>),
+    Worker(u32, WorkerEvent),
+    Cancel,
+    Select(Option<SpanRef>),
+    Zoom(SpanRef),
+    Tab(Tab),
+    DragOver(bool),
+}
+
+/// Where a load's files come from.
+pub enum Gathering {
+    Picked(Vec<InputFile>),
+    Dropped(Dropped),
+    Demo(&'static str),
+}
+
+pub struct App {
+    phase: Phase,
+    load: u32,
+    job: Option<DecodeJob>,
+    label: String,
+    selected: Option<SpanRef>,
+    focus: Option<(u32, SpanRef)>,
+    tab: Tab,
+    dragging: bool,
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        if let Some(name) = browser::query_param("demo") {
+            match demos::find(&name) {
+                Some(demo) => ctx
+                    .link()
+                    .send_message(Msg::Gather(Gathering::Demo(demo.name))),
+                None => {
+                    let known: Vec<&str> = demos::DEMOS.iter().map(|d| d.name).collect();
+                    let error = format!(
+                        "there is no demo called \"{name}\" (try {})",
+                        known.join(", ")
+                    );
+                    ctx.link().send_message(Msg::Opened(0, Err(error)));
+                }
+            }
+        }
+        App {
+            phase: Phase::Idle,
+            load: 0,
+            job: None,
+            label: String::new(),
+            selected: None,
+            focus: None,
+            tab: Tab::Summary,
+            dragging: false,
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Gather(source) => {
+                self.dragging = false;
+                match source {
+                    Gathering::Picked(files) => {
+                        browser::set_query("");
+                        self.begin(ctx, None, async move { Ok(files) });
+                    }
+                    Gathering::Dropped(dropped) => {
+                        browser::set_query("");
+                        self.begin(ctx, None, dropped.collect());
+                    }
+                    Gathering::Demo(name) => {
+                        browser::set_query(&format!("demo={name}"));
+                        let label = format!("demo {name}");
+                        self.begin(ctx, Some(label), async move {
+                            match demos::find(name) {
+                                Some(demo) => demos::fetch(demo).await,
+                                None => Err(format!("there is no demo called \"{name}\"")),
+                            }
+                        });
+                    }
+                }
+                true
+            }
+            Msg::Opened(id, opened) if id == self.load => {
+                match opened {
+                    Ok(opened) => self.decode(ctx, opened),
+                    Err(message) => self.fail(message),
+                }
+                true
+            }
+            Msg::Worker(id, event) if id == self.load => self.on_worker(event),
+            Msg::Opened(..) | Msg::Worker(..) => false,
+            Msg::Cancel => {
+                self.load += 1;
+                self.job = None;
+                self.phase = Phase::Idle;
+                js_api::set_loaded(None, None);
+                true
+            }
+            Msg::Select(span) => {
+                self.selected = span;
+                if span.is_some() {
+                    self.tab = Tab::Details;
+                }
+                true
+            }
+            Msg::Zoom(span) => {
+                let n = self.focus.map_or(0, |(n, _)| n + 1);
+                self.focus = Some((n, span));
+                true
+            }
+            Msg::Tab(tab) => {
+                self.tab = tab;
+                true
+            }
+            Msg::DragOver(over) => {
+                let changed = self.dragging != over;
+                self.dragging = over;
+                changed
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let drag_over = link.callback(|e: DragEvent| {
+            e.prevent_default(); // without this the browser never fires `drop`
+            Msg::DragOver(true)
+        });
+        let drag_leave = link.batch_callback(|e: DragEvent| {
+            // Leaving for a child element is not leaving the page.
+            e.related_target().is_none().then_some(Msg::DragOver(false))
+        });
+        let drop = link.batch_callback(|e: DragEvent| {
+            e.prevent_default();
+            e.data_transfer()
+                .map(|data| Msg::Gather(Gathering::Dropped(Dropped::capture(&data))))
+        });
+        let picked = link.batch_callback(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let files = input.files().map(|list| picked::files_of(&list));
+            input.set_value(""); // so picking the same folder again still fires `change`
+            files.map(|f| Msg::Gather(Gathering::Picked(f)))
+        });
+        let source = match &self.phase {
+            Phase::Ready(_) | Phase::Loading(_) => self.label.as_str(),
+            _ => "",
+        };
+        html! {
+            <div id="dropzone" class={classes!("app", self.dragging.then_some("dragging"))}
+                ondragenter={drag_over.clone()} ondragover={drag_over} ondragleave={drag_leave} ondrop={drop}>
+                <header class="topbar">
+                    <a class="brand" href="./" title="flamedrop: back to the start page">
+                        <img class="logo" src="icons/flamedrop.svg" alt="" />{ "flamedrop" }
+                    </a>
+                    <span class="source" title={source.to_owned()}>{ source }</span>
+                    <nav class="actions">
+                        <label for="open-folder" class="button">{ "Open folder" }</label>
+                        <label for="open-files" class="button">{ "Open files" }</label>
+                    </nav>
+                    <input id="open-files" class="visually-hidden" type="file" multiple=true onchange={picked.clone()} />
+                    <input id="open-folder" class="visually-hidden" type="file" webkitdirectory=true multiple=true onchange={picked} />
+                </header>
+                <main class="main">{ self.body(ctx) }</main>
+                <div class="drop-overlay" aria-hidden="true">{ "Drop to open — files stay on this computer" }</div>
+            </div>
+        }
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, first_render: bool) {
+        if let Some(body) = browser::body() {
+            let _ = body.dataset().set("state", self.phase.name());
+        }
+        if first_render {
+            js_api::install();
+        }
+    }
+}
+
+impl App {
+    fn body(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
+        match &self.phase {
+            Phase::Idle => html! { <Welcome error={None::<String>} {on_demo} /> },
+            Phase::Error(message) => html! { <Welcome error={Some(message.clone())} {on_demo} /> },
+            Phase::Loading(progress) => html! {
+                <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
+            },
+            Phase::Ready(loaded) => html! {
+                <div class="workspace">
+                    <FlameChart key={self.load} loaded={loaded.clone()} selected={self.selected}
+                        on_select={link.callback(Msg::Select)} focus={self.focus} />
+                    <Sidebar loaded={loaded.clone()} selected={self.selected} tab={self.tab}
+                        on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)} />
+                </div>
+            },
+        }
+    }
+
+    /// Starts load number `self.load + 1` from files that `gather` produces.
+    fn begin(
+        &mut self,
+        ctx: &Context<Self>,
+        label: Option<String>,
+        gather: impl Future<Output = Result<Vec<InputFile>, String>> + 'static,
+    ) {
+        self.load += 1;
+        self.job = None; // stops a load in progress
+        self.selected = None;
+        self.focus = None;
+        self.tab = Tab::Summary;
+        self.label = label.clone().unwrap_or_else(|| "files".to_owned());
+        self.phase = Phase::Loading(Progress {
+            label: self.label.clone(),
+            read: 0.0,
+            total: 0.0,
+        });
+        js_api::load_started();
+        js_api::set_loaded(None, None);
+        let id = self.load;
+        ctx.link().send_future(async move {
+            Msg::Opened(id, gather.await.and_then(|files| Opened::new(files, label)))
+        });
+    }
+
+    /// Hands the files to a new decoding worker.
+    fn decode(&mut self, ctx: &Context<Self>, opened: Opened) {
+        self.label = opened.label.clone();
+        self.phase = Phase::Loading(Progress {
+            label: opened.label.clone(),
+            read: 0.0,
+            total: opened.size(),
+        });
+        let id = self.load;
+        let link = ctx.link().clone();
+        match DecodeJob::start(opened.files, move |event| {
+            link.send_message(Msg::Worker(id, event))
+        }) {
+            Ok(job) => self.job = Some(job),
+            Err(message) => self.fail(message),
+        }
+    }
+
+    fn on_worker(&mut self, event: WorkerEvent) -> bool {
+        match event {
+            WorkerEvent::Ready => false,
+            WorkerEvent::Progress { read, total } => {
+                if let Phase::Loading(p) = &mut self.phase {
+                    p.read = read;
+                    p.total = total;
+                }
+                true
+            }
+            WorkerEvent::Done { trace, worker_ms } => {
+                self.job = None; // the worker's memory goes with it
+                let bytes = js_sys::Uint8Array::new(&trace).to_vec();
+                match codec::decode(&bytes) {
+                    Some(trace) => {
+                        let loaded = Rc::new(Loaded::new(trace, self.label.clone()));
+                        js_api::set_loaded(Some(loaded.clone()), Some(worker_ms));
+                        self.phase = Phase::Ready(loaded);
+                    }
+                    None => self.fail("the decoding worker sent back a damaged trace".to_owned()),
+                }
+                true
+            }
+            WorkerEvent::Failed { message } => {
+                self.fail(message);
+                true
+            }
+        }
+    }
+
+    fn fail(&mut self, message: String) {
+        self.job = None;
+        gloo::console::warn!(format!("flamedrop: {message}"));
+        js_api::set_loaded(None, None);
+        self.phase = Phase::Error(message);
+    }
+}

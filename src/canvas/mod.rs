@@ -1,0 +1,8 @@
+//! Painting the flame chart on a 2D canvas: colours and themes (`colors`),
+//! fitting names into rectangles (`text`) and the frame painter (`paint`).
+
+pub mod colors;
+pub mod text;
+
+#[cfg(target_arch = "wasm32")]
+pub mod paint;

@@ -1,0 +1,529 @@
+//! The flame chart component: owns `canvas#flamechart`, turns pointer, wheel
+//! and keyboard input into [`ChartModel`] changes, repaints on the next
+//! animation frame, and shows the hover [`Tooltip`].
+//!
+//! Painting happens outside Yew's rendering: a view change only schedules a
+//! frame; Yew re-renders the component only when the hovered item changes
+//! (to swap the tooltip's content).
+
+use super::span_info;
+use super::tooltip::Tooltip;
+use crate::browser::prefers_dark;
+use crate::canvas::colors;
+use crate::canvas::paint::{Frame, Painter};
+use crate::chart::keys::{action_for, HeldKeys, KeyAction, Motion, STEP_ZOOM};
+use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
+use crate::js_api::{self, LaneBox};
+use crate::state::Loaded;
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, PointerEvent, ResizeObserver,
+    WheelEvent,
+};
+use yew::prelude::*;
+
+/// Pointer travel (px) after which a press is a drag, not a click.
+const DRAG_THRESHOLD_PX: f64 = 3.0;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub loaded: Rc<Loaded>,
+    pub selected: Option<SpanRef>,
+    pub on_select: Callback<Option<SpanRef>>,
+    /// A request to zoom to a span; the number makes repeated requests distinct.
+    pub focus: Option<(u32, SpanRef)>,
+}
+
+pub enum Msg {
+    Resize,
+    Frame(f64),
+    Wheel(Wheel),
+    Down { x: f64, y: f64, pointer: i32 },
+    Move { x: f64, y: f64 },
+    Up { x: f64, y: f64 },
+    Leave,
+    DoubleClick { x: f64, y: f64 },
+    Key(KeyAction),
+    KeyUp(Motion),
+    Blur,
+}
+
+struct Drag {
+    x: f64,
+    y: f64,
+    moved: bool,
+}
+
+pub struct FlameChart {
+    container: NodeRef,
+    canvas: NodeRef,
+    tooltip: NodeRef,
+    model: ChartModel,
+    /// Lane titles, by thread index.
+    titles: Vec<String>,
+    painter: Option<Painter>,
+    hover: Option<Hit>,
+    pointer: Option<(f64, f64)>,
+    drag: Option<Drag>,
+    keys: HeldKeys,
+    last_frame: Option<f64>,
+    frame: Option<AnimationFrame>,
+    listeners: Vec<EventListener>,
+    observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+    /// Scroll, width and height when lanes were last published to `window.flamedrop`.
+    published: Option<(f64, f64, f64)>,
+}
+
+impl Component for FlameChart {
+    type Message = Msg;
+    type Properties = Props;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let loaded = &ctx.props().loaded;
+        let lanes = loaded
+            .index
+            .iter()
+            .enumerate()
+            .map(|(t, index)| (t, index.depths()));
+        FlameChart {
+            container: NodeRef::default(),
+            canvas: NodeRef::default(),
+            tooltip: NodeRef::default(),
+            model: ChartModel::new(
+                loaded.duration as f64,
+                lanes,
+                loaded.calls.map(|(a, b)| (a as f64, b as f64)),
+            ),
+            titles: (0..loaded.trace.threads.len())
+                .map(|t| loaded.thread_title(t))
+                .collect(),
+            painter: None,
+            hover: None,
+            pointer: None,
+            drag: None,
+            keys: HeldKeys::default(),
+            last_frame: None,
+            frame: None,
+            listeners: Vec::new(),
+            observer: None,
+            published: None,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
+        let props = ctx.props();
+        if props.focus != old.focus {
+            if let Some((_, span)) = props.focus {
+                self.zoom_to(&props.loaded, span);
+            }
+        }
+        self.request_frame(ctx);
+        false
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let loaded = ctx.props().loaded.clone();
+        match msg {
+            Msg::Resize => {
+                self.resize();
+                self.request_frame(ctx);
+                false
+            }
+            Msg::Frame(time) => {
+                self.frame = None;
+                if self.keys.any() {
+                    let dt = self.last_frame.map_or(16.0, |last| time - last);
+                    let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
+                    self.keys.apply(&mut self.model, dt, anchor);
+                    self.last_frame = Some(time);
+                    self.request_frame(ctx);
+                } else {
+                    self.last_frame = None;
+                }
+                let hover_changed = self.rehover(&loaded);
+                self.paint(&loaded, ctx.props().selected);
+                hover_changed
+            }
+            Msg::Wheel(wheel) => {
+                self.model.wheel(wheel);
+                self.request_frame(ctx);
+                self.rehover(&loaded)
+            }
+            Msg::Down { x, y, pointer } => {
+                if let Some(canvas) = self.canvas.cast::<Element>() {
+                    let _ = canvas.set_pointer_capture(pointer);
+                }
+                self.drag = Some(Drag { x, y, moved: false });
+                false
+            }
+            Msg::Move { x, y } => {
+                self.pointer = Some((x, y));
+                if let Some(drag) = &mut self.drag {
+                    let (dx, dy) = (x - drag.x, y - drag.y);
+                    if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
+                        drag.moved = true;
+                        self.model.pan_px(-dx);
+                        self.model.scroll_by(-dy);
+                        drag.x = x;
+                        drag.y = y;
+                        self.set_cursor("grabbing");
+                        self.request_frame(ctx);
+                    }
+                    return false;
+                }
+                let changed = self.rehover(&loaded);
+                if changed {
+                    self.request_frame(ctx); // the hover outline moves
+                } else {
+                    self.place_tooltip();
+                }
+                changed
+            }
+            Msg::Up { x, y } => {
+                let Some(drag) = self.drag.take() else {
+                    return false;
+                };
+                self.set_cursor("");
+                if !drag.moved {
+                    let hit =
+                        self.model
+                            .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y);
+                    let span = match hit {
+                        Some(Hit::Span(s)) => Some(s),
+                        _ => None,
+                    };
+                    ctx.props().on_select.emit(span);
+                }
+                false
+            }
+            Msg::Leave => {
+                self.pointer = None;
+                let changed = self.hover.take().is_some();
+                if changed {
+                    self.request_frame(ctx);
+                }
+                changed
+            }
+            Msg::DoubleClick { x, y } => {
+                if let Some(Hit::Span(s)) =
+                    self.model
+                        .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y)
+                {
+                    self.zoom_to(&loaded, s);
+                    self.request_frame(ctx);
+                }
+                false
+            }
+            Msg::Key(action) => {
+                let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
+                match action {
+                    KeyAction::Hold(m) => {
+                        if !self.keys.press(m) {
+                            return false;
+                        }
+                    }
+                    KeyAction::ZoomInStep => self.model.zoom_at(STEP_ZOOM, anchor),
+                    KeyAction::ZoomOutStep => self.model.zoom_at(1.0 / STEP_ZOOM, anchor),
+                    KeyAction::Reset => self.model.reset(),
+                    KeyAction::ClearSelection => ctx.props().on_select.emit(None),
+                }
+                self.request_frame(ctx);
+                false
+            }
+            Msg::KeyUp(m) => {
+                self.keys.release(m);
+                false
+            }
+            Msg::Blur => {
+                self.keys.clear();
+                false
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let at = |e: &MouseEvent| (f64::from(e.offset_x()), f64::from(e.offset_y()));
+        let down = link.batch_callback(move |e: PointerEvent| {
+            (e.button() == 0).then(|| {
+                let (x, y) = at(&e);
+                Msg::Down {
+                    x,
+                    y,
+                    pointer: e.pointer_id(),
+                }
+            })
+        });
+        let moved = link.callback(move |e: PointerEvent| {
+            let (x, y) = at(&e);
+            Msg::Move { x, y }
+        });
+        let up = link.callback(move |e: PointerEvent| {
+            let (x, y) = at(&e);
+            Msg::Up { x, y }
+        });
+        let leave = link.callback(|_: PointerEvent| Msg::Leave);
+        let dbl = link.callback(move |e: MouseEvent| {
+            let (x, y) = at(&e);
+            Msg::DoubleClick { x, y }
+        });
+        let tooltip = self
+            .hover
+            .filter(|_| self.drag.is_none())
+            .and_then(|h| span_info::hit(&ctx.props().loaded, h));
+        html! {
+            <div class="chart" ref={self.container.clone()}>
+                <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
+                    aria-label="Flame chart: one lane per thread, time runs left to right"
+                    onpointerdown={down} onpointermove={moved} onpointerup={up}
+                    onpointerleave={leave} ondblclick={dbl} />
+                if let Some(info) = tooltip {
+                    <Tooltip info={info} node={self.tooltip.clone()} />
+                }
+                <div class="chart-hint">
+                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · 0: reset · click: details" }
+                </div>
+            </div>
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
+                match Painter::new(canvas.clone()) {
+                    Ok(painter) => self.painter = Some(painter),
+                    Err(e) => gloo::console::error!(e),
+                }
+                self.listen(ctx, &canvas);
+            }
+            self.observe(ctx);
+            self.resize();
+            self.request_frame(ctx);
+        }
+        self.place_tooltip();
+    }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        if let Some((observer, _)) = &self.observer {
+            observer.disconnect();
+        }
+    }
+}
+
+impl FlameChart {
+    /// Wheel on the canvas (not passive: it must stop the page from scrolling)
+    /// and keys on the window (the chart is the page's only keyboard user).
+    fn listen(&mut self, ctx: &Context<Self>, canvas: &HtmlCanvasElement) {
+        let link = ctx.link().clone();
+        let wheel = EventListener::new_with_options(
+            canvas,
+            "wheel",
+            EventListenerOptions::enable_prevent_default(),
+            move |e| {
+                let Some(e) = e.dyn_ref::<WheelEvent>() else {
+                    return;
+                };
+                e.prevent_default();
+                let scale = match e.delta_mode() {
+                    WheelEvent::DOM_DELTA_LINE => 16.0,
+                    WheelEvent::DOM_DELTA_PAGE => 800.0,
+                    _ => 1.0,
+                };
+                link.send_message(Msg::Wheel(Wheel {
+                    x: f64::from(e.offset_x()),
+                    dx: e.delta_x() * scale,
+                    dy: e.delta_y() * scale,
+                    ctrl: e.ctrl_key() || e.meta_key(),
+                    shift: e.shift_key(),
+                }));
+            },
+        );
+        self.listeners.push(wheel);
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let link = ctx.link().clone();
+        let keydown = EventListener::new_with_options(
+            &window,
+            "keydown",
+            EventListenerOptions::enable_prevent_default(),
+            move |e| {
+                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in_a_field(e) {
+                    return;
+                }
+                if let Some(action) = action_for(&e.key()) {
+                    e.prevent_default();
+                    link.send_message(Msg::Key(action));
+                }
+            },
+        );
+        let link = ctx.link().clone();
+        let keyup = EventListener::new(&window, "keyup", move |e| {
+            let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                return;
+            };
+            if let Some(KeyAction::Hold(m)) = action_for(&e.key()) {
+                link.send_message(Msg::KeyUp(m));
+            }
+        });
+        let link = ctx.link().clone();
+        let blur = EventListener::new(&window, "blur", move |_| link.send_message(Msg::Blur));
+        self.listeners.extend([keydown, keyup, blur]);
+    }
+
+    /// Repaints whenever the chart's box changes size.
+    fn observe(&mut self, ctx: &Context<Self>) {
+        let Some(container) = self.container.cast::<Element>() else {
+            return;
+        };
+        let link = ctx.link().clone();
+        let callback = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::Resize));
+        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&container);
+            self.observer = Some((observer, callback));
+        }
+    }
+
+    fn resize(&mut self) {
+        let Some(container) = self.container.cast::<Element>() else {
+            return;
+        };
+        let (w, h) = (
+            f64::from(container.client_width()),
+            f64::from(container.client_height()),
+        );
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        self.model.resize(w, h);
+        if let Some(painter) = &mut self.painter {
+            painter.resize(w, h, dpr);
+        }
+    }
+
+    fn request_frame(&mut self, ctx: &Context<Self>) {
+        if self.frame.is_none() {
+            let link = ctx.link().clone();
+            self.frame = Some(request_animation_frame(move |time| {
+                link.send_message(Msg::Frame(time))
+            }));
+        }
+    }
+
+    fn paint(&mut self, loaded: &Loaded, selected: Option<SpanRef>) {
+        let Some(painter) = &mut self.painter else {
+            return;
+        };
+        let dark = prefers_dark();
+        let frame = Frame {
+            loaded,
+            model: &self.model,
+            hover: self.hover,
+            selected,
+            titles: &self.titles,
+            dark,
+        };
+        if painter.paint(&frame) && js_api::awaiting_first_draw() {
+            js_api::first_draw();
+        }
+        let key = (self.model.scroll, self.model.view.width, self.model.height);
+        if self.published != Some(key) {
+            self.published = Some(key);
+            let lanes = self
+                .model
+                .lanes
+                .iter()
+                .map(|lane| LaneBox {
+                    thread_id: loaded
+                        .trace
+                        .threads
+                        .get(lane.thread)
+                        .map_or_else(String::new, |t| t.id.clone()),
+                    top: self.model.screen_y(lane.top),
+                    height: lane.height,
+                })
+                .collect();
+            js_api::set_lanes(lanes, colors::theme(dark).background);
+        }
+    }
+
+    /// Recomputes what is under the pointer; true if it changed.
+    fn rehover(&mut self, loaded: &Loaded) -> bool {
+        let hit = self.pointer.and_then(|(x, y)| {
+            self.model
+                .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y)
+        });
+        if hit == self.hover {
+            return false;
+        }
+        self.hover = hit;
+        true
+    }
+
+    fn zoom_to(&mut self, loaded: &Loaded, s: SpanRef) {
+        let Some(thread) = loaded.trace.threads.get(s.thread) else {
+            return;
+        };
+        let k = s.span as usize;
+        let (Some(&start), Some(&end)) = (thread.spans.start.get(k), thread.spans.end.get(k))
+        else {
+            return;
+        };
+        let (start, end) = ((start - loaded.origin) as f64, (end - loaded.origin) as f64);
+        let pad = ((end - start) * 0.05).max(1.0);
+        self.model.show(start - pad, end + pad);
+    }
+
+    /// Puts the tooltip beside the pointer, flipped to stay inside the chart.
+    fn place_tooltip(&self) {
+        let (Some(tip), Some(container), Some((x, y))) = (
+            self.tooltip.cast::<HtmlElement>(),
+            self.container.cast::<HtmlElement>(),
+            self.pointer,
+        ) else {
+            return;
+        };
+        let (tw, th) = (
+            f64::from(tip.offset_width()),
+            f64::from(tip.offset_height()),
+        );
+        let (cw, ch) = (
+            f64::from(container.client_width()),
+            f64::from(container.client_height()),
+        );
+        let left = if x + 16.0 + tw > cw {
+            x - tw - 12.0
+        } else {
+            x + 16.0
+        };
+        let top = if y + 18.0 + th > ch {
+            y - th - 10.0
+        } else {
+            y + 18.0
+        };
+        let style = tip.style();
+        let _ = style.set_property("left", &format!("{}px", left.max(0.0).round()));
+        let _ = style.set_property("top", &format!("{}px", top.max(0.0).round()));
+    }
+
+    fn set_cursor(&self, cursor: &str) {
+        if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
+            let _ = canvas.style().set_property("cursor", cursor);
+        }
+    }
+}
+
+/// True when a key press is meant for a text field, not the chart.
+fn typing_in_a_field(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|el| {
+            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                || el.has_attribute("contenteditable")
+        })
+}

@@ -1,0 +1,60 @@
+//! The side panel beside the chart: a "Summary" tab (with a badge when data
+//! was lost) and a "Details" tab for the selected call.
+
+use super::detail::Detail;
+use super::summary::{loss_count, Summary};
+use crate::chart::SpanRef;
+use crate::state::Loaded;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Which tab is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Summary,
+    Details,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub loaded: Rc<Loaded>,
+    pub selected: Option<SpanRef>,
+    pub tab: Tab,
+    pub on_tab: Callback<Tab>,
+    pub on_zoom: Callback<SpanRef>,
+}
+
+#[function_component(Sidebar)]
+pub fn sidebar(props: &Props) -> Html {
+    let losses = loss_count(&props.loaded);
+    let tab_button = |tab: Tab, label: &'static str, badge: Option<Html>| {
+        let on_tab = props.on_tab.clone();
+        let selected = props.tab == tab;
+        html! {
+            <button type="button" role="tab" class={classes!("tab", selected.then_some("selected"))}
+                aria-selected={selected.to_string()} onclick={Callback::from(move |_: MouseEvent| on_tab.emit(tab))}>
+                { label }{ for badge }
+            </button>
+        }
+    };
+    let badge = (losses > 0).then(|| {
+        html! {
+            <span class="badge" title="diagnostics reporting lost data">{ losses }</span>
+        }
+    });
+    html! {
+        <aside class="sidebar">
+            <div class="tabs" role="tablist">
+                { tab_button(Tab::Summary, "Summary", badge) }
+                { tab_button(Tab::Details, "Details", None) }
+            </div>
+            <div class="tab-body">
+                if props.tab == Tab::Summary {
+                    <Summary loaded={props.loaded.clone()} />
+                } else {
+                    <Detail loaded={props.loaded.clone()} selected={props.selected} on_zoom={props.on_zoom.clone()} />
+                }
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,55 @@
+//! The empty page: where to drop a trace, buttons to open files or a folder,
+//! the bundled demos, the promise that nothing is uploaded — and, after a
+//! failed load, the error message (`#error`).
+
+use crate::loading::demos::DEMOS;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub error: Option<String>,
+    pub on_demo: Callback<&'static str>,
+}
+
+#[function_component(Welcome)]
+pub fn welcome(props: &Props) -> Html {
+    html! {
+        <section class="welcome">
+            if let Some(error) = &props.error {
+                <div id="error" class="error" role="alert">
+                    <strong>{ "Could not open that. " }</strong>{ error }
+                </div>
+            }
+            <div class="drop-target">
+                <h1>{ "Drop a trace here" }</h1>
+                <p>{ "A whole " }<code>{ "uftrace.data" }</code>{ " folder, or the files in it." }</p>
+                <div class="open-buttons">
+                    <label for="open-folder" class="button primary">{ "Open folder…" }</label>
+                    <label for="open-files" class="button">{ "Open files…" }</label>
+                </div>
+            </div>
+            <p class="privacy">
+                { "Nothing is uploaded. Your files are read and decoded by WebAssembly inside this tab; \
+                   the page makes no requests to other sites and works offline." }
+            </p>
+            <div class="demos">
+                <h2>{ "Or try a demo" }</h2>
+                <ul>
+                    { for DEMOS.iter().map(|d| {
+                        let on_demo = props.on_demo.clone();
+                        let name = d.name;
+                        html! {
+                            <li>
+                                <button type="button" class="demo" data-demo={name}
+                                    onclick={Callback::from(move |_: MouseEvent| on_demo.emit(name))}>
+                                    <span class="demo-title">{ d.title }</span>
+                                    <span class="demo-blurb">{ d.blurb }</span>
+                                </button>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            </div>
+        </section>
+    }
+}

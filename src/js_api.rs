@@ -1,0 +1,154 @@
+//! `window.flamedrop`: the page's interface for scripts and end-to-end tests.
+//!
+//! - `report()`: the same object as `flamedrop report --json` for the trace
+//!   on screen (`null` before one is loaded);
+//! - `lanes()`: `[{thread_id, top, height}]`, one per lane in drawing order,
+//!   in CSS px relative to `canvas#flamechart`;
+//! - `theme()`: `{background: "#rrggbb"}`, the canvas background;
+//! - `timings()`: `{first_draw_ms, decode_ms}` of the last load (`null`s
+//!   until known), measured from the moment the files were handed over.
+//!
+//! The app and the chart publish into one thread-local [`Published`] record;
+//! the functions read it when called.
+
+use crate::state::Loaded;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One lane as `lanes()` reports it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LaneBox {
+    pub thread_id: String,
+    pub top: f64,
+    pub height: f64,
+}
+
+/// Load timings, in ms since the load started.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Timings {
+    pub decode_ms: Option<f64>,
+    pub first_draw_ms: Option<f64>,
+    /// Time spent inside the worker (reading, decoding, encoding).
+    pub worker_ms: Option<f64>,
+    #[serde(skip)]
+    started: f64,
+}
+
+#[derive(Default)]
+struct Published {
+    loaded: Option<Rc<Loaded>>,
+    lanes: Vec<LaneBox>,
+    background: &'static str,
+    timings: Timings,
+}
+
+thread_local! {
+    static PUBLISHED: RefCell<Published> = RefCell::new(Published::default());
+}
+
+/// Installs `window.flamedrop` (once).
+pub fn install() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let api = js_sys::Object::new();
+    type Getter = Closure<dyn Fn() -> JsValue>;
+    let functions: [(&str, Getter); 4] = [
+        ("report", Closure::new(report)),
+        (
+            "lanes",
+            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.lanes.clone()))),
+        ),
+        ("theme", Closure::new(theme)),
+        (
+            "timings",
+            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.timings))),
+        ),
+    ];
+    for (name, function) in functions {
+        let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), function.as_ref());
+        // These live as long as the page.
+        function.forget();
+    }
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
+}
+
+fn report() -> JsValue {
+    PUBLISHED.with_borrow(|p| match &p.loaded {
+        Some(loaded) => to_js(&flamedrop_core::analysis::report(&loaded.trace)),
+        None => JsValue::NULL,
+    })
+}
+
+fn theme() -> JsValue {
+    #[derive(Serialize)]
+    struct Theme {
+        background: &'static str,
+    }
+    let background = PUBLISHED.with_borrow(|p| p.background);
+    let background = if background.is_empty() {
+        crate::canvas::colors::theme(crate::browser::prefers_dark()).background
+    } else {
+        background
+    };
+    to_js(&Theme { background })
+}
+
+/// Plain JS objects and numbers (no `Map`, no `BigInt`), like JSON.
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// A load started now: forget the previous trace's timings.
+pub fn load_started() {
+    PUBLISHED.with_borrow_mut(|p| {
+        p.timings = Timings {
+            started: crate::browser::now(),
+            ..Timings::default()
+        };
+    });
+}
+
+/// The trace on screen (or none).
+pub fn set_loaded(loaded: Option<Rc<Loaded>>, worker_ms: Option<f64>) {
+    PUBLISHED.with_borrow_mut(|p| {
+        if loaded.is_some() {
+            p.timings.decode_ms = Some(crate::browser::now() - p.timings.started);
+            p.timings.worker_ms = worker_ms;
+        }
+        if loaded.is_none() {
+            p.lanes.clear();
+        }
+        p.loaded = loaded;
+    });
+}
+
+/// The chart's lanes as last painted, and its background.
+pub fn set_lanes(lanes: Vec<LaneBox>, background: &'static str) {
+    PUBLISHED.with_borrow_mut(|p| {
+        p.lanes = lanes;
+        p.background = background;
+    });
+}
+
+/// The chart painted spans for the first time since the load started: marks
+/// `flamedrop-first-draw` for performance tools and records the time.
+pub fn first_draw() {
+    PUBLISHED.with_borrow_mut(|p| {
+        if p.timings.first_draw_ms.is_none() && p.loaded.is_some() {
+            p.timings.first_draw_ms = Some(crate::browser::now() - p.timings.started);
+            if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+                let _ = perf.mark("flamedrop-first-draw");
+            }
+        }
+    });
+}
+
+/// True until the first frame with spans was painted for this load.
+pub fn awaiting_first_draw() -> bool {
+    PUBLISHED.with_borrow(|p| p.timings.first_draw_ms.is_none())
+}

@@ -1,0 +1,97 @@
+//! The bundled demo traces: `www/demos/<name>/` holds a recording and a
+//! `manifest.json` listing its files. They are fetched with URLs relative to
+//! the page (so the site works from any sub-path) and then decoded like any
+//! opened folder.
+
+use super::InputFile;
+use crate::browser::describe;
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{File, Response};
+
+/// A demo shown on the empty page.
+pub struct Demo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub blurb: &'static str,
+}
+
+/// Every bundled demo, in the order the empty page lists them.
+pub const DEMOS: &[Demo] = &[
+    Demo {
+        name: "a-simple-nested",
+        title: "Simple nested calls",
+        blurb: "uftrace of a small C program: main → a → b → c.",
+    },
+    Demo {
+        name: "c-pthreads-mutex",
+        title: "Threads and a mutex",
+        blurb: "uftrace of pthreads contending for a lock, one lane per thread.",
+    },
+];
+
+/// The demo called `name`, if it exists.
+pub fn find(name: &str) -> Option<&'static Demo> {
+    DEMOS.iter().find(|d| d.name == name)
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    files: Vec<String>,
+}
+
+/// Fetches every file of a demo.
+pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
+    let base = format!("demos/{}/", demo.name);
+    let manifest: Manifest = {
+        let text = fetch_response(&format!("{base}manifest.json"))
+            .await?
+            .text()
+            .map_err(describe)?;
+        let text = JsFuture::from(text)
+            .await
+            .map_err(describe)?
+            .as_string()
+            .unwrap_or_default();
+        parse_manifest(&text)
+            .map_err(|e| format!("demo {} has a broken manifest: {e}", demo.name))?
+    };
+    let mut files = Vec::with_capacity(manifest.files.len());
+    for name in manifest.files {
+        let blob = fetch_response(&format!("{base}{name}"))
+            .await?
+            .blob()
+            .map_err(describe)?;
+        let blob: web_sys::Blob = JsFuture::from(blob)
+            .await
+            .map_err(describe)?
+            .unchecked_into();
+        let parts = js_sys::Array::of1(&blob);
+        let file = File::new_with_blob_sequence(&parts, &name).map_err(describe)?;
+        files.push(InputFile {
+            path: format!("uftrace.data/{name}"),
+            blob: file.into(),
+        });
+    }
+    Ok(files)
+}
+
+async fn fetch_response(url: &str) -> Result<Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response: Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("could not fetch {url}: {}", describe(e)))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("could not fetch {url}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
+
+/// Parses the manifest with the browser's JSON parser (no JSON crate needed
+/// in the page for one small file).
+fn parse_manifest(text: &str) -> Result<Manifest, String> {
+    let value = js_sys::JSON::parse(text).map_err(describe)?;
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}

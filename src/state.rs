@@ -1,0 +1,119 @@
+//! What the page is doing ([`Phase`]) and the trace it shows ([`Loaded`]).
+
+use flamedrop_core::layout::ThreadIndex;
+use flamedrop_core::model::Trace;
+use std::rc::Rc;
+
+/// The page's phase; its name is mirrored to `document.body.dataset.state`.
+#[derive(Clone, PartialEq)]
+pub enum Phase {
+    Idle,
+    Loading(Progress),
+    Ready(Rc<Loaded>),
+    Error(String),
+}
+
+impl Phase {
+    /// The `data-state` name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Loading(_) => "loading",
+            Phase::Ready(_) => "ready",
+            Phase::Error(_) => "error",
+        }
+    }
+}
+
+/// How far a load has come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// What is being opened.
+    pub label: String,
+    /// Bytes read by the decoder and bytes it will read (0 before it knows).
+    pub read: f64,
+    pub total: f64,
+}
+
+/// A decoded trace with what the views precompute once.
+pub struct Loaded {
+    pub trace: Trace,
+    /// Per thread (same order as `trace.threads`): span indices by depth.
+    pub index: Vec<ThreadIndex>,
+    /// The trace's first timestamp: view times are offsets from it.
+    pub origin: i64,
+    /// Length of the trace in its time unit.
+    pub duration: i64,
+    /// Where the calls are, as offsets from `origin` (first start, last end).
+    pub calls: Option<(i64, i64)>,
+    /// What was opened ("uftrace.data/", "demo a-simple-nested").
+    pub label: String,
+}
+
+impl Loaded {
+    /// Indexes a freshly decoded trace.
+    pub fn new(trace: Trace, label: String) -> Loaded {
+        let index: Vec<ThreadIndex> = trace
+            .threads
+            .iter()
+            .map(|t| ThreadIndex::new(&t.spans))
+            .collect();
+        let (origin, end) = trace.time_range().unwrap_or((0, 0));
+        // Spans are in start order and nest inside the top-level ones, so a
+        // thread's calls run from its first span's start to its last
+        // top-level span's end.
+        let calls = trace
+            .threads
+            .iter()
+            .zip(&index)
+            .filter_map(|(t, ix): (_, &ThreadIndex)| {
+                let last_top = *ix.row(0).last()? as usize;
+                Some((*t.spans.start.first()?, *t.spans.end.get(last_top)?))
+            })
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            .map(|(a, b)| (a - origin, b - origin));
+        Loaded {
+            index,
+            origin,
+            duration: end.saturating_sub(origin),
+            calls,
+            label,
+            trace,
+        }
+    }
+
+    /// The trace's time unit name (`ns`, `us`, `events`).
+    pub fn unit(&self) -> &'static str {
+        self.trace.time_unit.map_or("ns", |u| u.name())
+    }
+
+    /// The name of the process that owns thread `t`.
+    pub fn process_name(&self, t: usize) -> &str {
+        self.trace
+            .threads
+            .get(t)
+            .and_then(|th| self.trace.processes.get(th.process as usize))
+            .map_or("", |p| p.name.as_str())
+    }
+
+    /// The lane title of thread `t`.
+    pub fn thread_title(&self, t: usize) -> String {
+        match self.trace.threads.get(t) {
+            Some(th) => crate::format::thread_title(self.process_name(t), &th.name, &th.id),
+            None => String::new(),
+        }
+    }
+
+    /// Spans over all threads.
+    pub fn span_count(&self) -> usize {
+        self.trace.threads.iter().map(|t| t.spans.len()).sum()
+    }
+}
+
+/// Two `Loaded` are the same trace only if they are the same object (comparing
+/// traces by value would be slow and never needed).
+impl PartialEq for Loaded {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}

@@ -1,0 +1,132 @@
+//! The decoding Web Worker (the `worker` binary), and the page's handle on it
+//! ([`client`]). [`protocol`] is what they say to each other.
+//!
+//! Inside the worker: wait for a [`protocol::DecodeRequest`], probe each file's
+//! first bytes, open the matching decoder, feed it the planned files in
+//! `Blob.slice` chunks while reporting progress, then encode the trace and
+//! transfer the buffer to the page.
+
+pub mod client;
+pub mod protocol;
+pub mod reader;
+
+use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
+use flamedrop_core::model::codec;
+use protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+/// Chunk size for reading files: big enough that per-chunk overhead vanishes,
+/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB).
+const CHUNK_BYTES: f64 = (16 << 20) as f64;
+
+/// Entry point of the worker binary: listen for requests, then say we're ready.
+pub fn start() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        wasm_bindgen_futures::spawn_local(handle(event.data()));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker lives as long as its page wants it: the handler is never dropped.
+    on_message.forget();
+    post(&WorkerEvent::Ready);
+}
+
+async fn handle(data: JsValue) {
+    let started = now();
+    let outcome = match from_js::<DecodeRequest>(data) {
+        Ok(request) => decode(request.files).await,
+        Err(e) => Err(e),
+    };
+    match outcome {
+        Ok(bytes) => {
+            let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
+            array.copy_from(&bytes);
+            drop(bytes);
+            let buffer = array.buffer();
+            let event = WorkerEvent::Done {
+                trace: buffer.clone(),
+                worker_ms: now() - started,
+            };
+            post_transfer(&event, &buffer);
+        }
+        Err(message) => post(&WorkerEvent::Failed { message }),
+    }
+}
+
+/// Reads and decodes the files; the encoded trace, or a message for people.
+async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
+    let mut probes = Vec::with_capacity(files.len());
+    for file in &files {
+        let head_len = file.size().min(PROBE_BYTES as f64);
+        let mut head = Vec::new();
+        reader::read_into(&file.blob, 0.0, head_len, &mut head)
+            .await
+            .map_err(|e| format!("could not read {}: {e}", file.path))?;
+        probes.push(FileProbe {
+            path: file.path.clone(),
+            size: file.size() as u64,
+            head,
+        });
+    }
+    let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
+    let plan = decoder.plan();
+    let total: f64 = plan
+        .iter()
+        .filter_map(|&i| files.get(i))
+        .map(InputFile::size)
+        .sum();
+    let mut read = 0.0;
+    let mut chunk = Vec::new();
+    post(&WorkerEvent::Progress { read, total });
+    for index in plan {
+        let Some(file) = files.get(index) else {
+            continue;
+        };
+        decoder.begin_file(index);
+        let size = file.size();
+        let mut offset = 0.0;
+        while offset < size {
+            let end = (offset + CHUNK_BYTES).min(size);
+            reader::read_into(&file.blob, offset, end, &mut chunk)
+                .await
+                .map_err(|e| format!("could not read {}: {e}", file.path))?;
+            decoder.feed(&chunk);
+            read += end - offset;
+            offset = end;
+            post(&WorkerEvent::Progress { read, total });
+        }
+        decoder.end_file();
+    }
+    Ok(codec::encode(&decoder.finish()))
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
+}
+
+fn post(event: &WorkerEvent) {
+    if let Ok(value) = to_js(event) {
+        // Posting only fails for values that cannot be cloned; ours always can.
+        let _ = scope().post_message(&value);
+    }
+}
+
+fn post_transfer(event: &WorkerEvent, buffer: &js_sys::ArrayBuffer) {
+    match to_js(event) {
+        Ok(value) => {
+            let transfer = js_sys::Array::of1(buffer);
+            if let Err(e) = scope().post_message_with_transfer(&value, &transfer) {
+                post(&WorkerEvent::Failed {
+                    message: format!("could not hand the trace to the page: {e:?}"),
+                });
+            }
+        }
+        Err(message) => post(&WorkerEvent::Failed { message }),
+    }
+}

@@ -1,0 +1,62 @@
+//! The messages between the page and the decoding worker, and how they are
+//! turned into JS values.
+//!
+//! Files travel as `Blob` handles (`serde_wasm_bindgen::preserve`): posting
+//! one to the worker copies a reference, not the bytes. The decoded trace
+//! comes back as one `ArrayBuffer` that is transferred, not cloned.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+/// One file to decode: its path relative to what was opened, and its data.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct InputFile {
+    pub path: String,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub blob: web_sys::Blob,
+}
+
+impl InputFile {
+    /// Size in bytes.
+    pub fn size(&self) -> f64 {
+        self.blob.size()
+    }
+}
+
+/// Page → worker: decode these files.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DecodeRequest {
+    pub files: Vec<InputFile>,
+}
+
+/// Worker → page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum WorkerEvent {
+    /// The worker's wasm is running and listening (messages sent before this
+    /// would be lost).
+    Ready,
+    /// Bytes read so far out of the bytes the decoder planned to read.
+    Progress { read: f64, total: f64 },
+    /// The trace, encoded by `flamedrop_core::model::codec`.
+    Done {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        trace: js_sys::ArrayBuffer,
+        /// Time spent in the worker from request to encoded trace.
+        worker_ms: f64,
+    },
+    /// Nothing could be decoded; the message is for people.
+    Failed { message: String },
+}
+
+/// A message as a JS value.
+pub fn to_js<T: Serialize>(message: &T) -> Result<JsValue, String> {
+    message
+        .serialize(&serde_wasm_bindgen::Serializer::new())
+        .map_err(|e| format!("could not encode a worker message: {e}"))
+}
+
+/// A JS value as a message.
+pub fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| format!("could not read a worker message: {e}"))
+}

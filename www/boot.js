@@ -1,0 +1,6 @@
+// Starts the flamedrop app. Trunk's <script> tag (see pattern_script in Trunk.toml) names the
+// hashed wasm-bindgen module and wasm file; this file is separate so that the page's
+// Content-Security-Policy needs no 'unsafe-inline' and no per-build script hash.
+const tag = document.querySelector('script[data-js][data-wasm]');
+const { default: init } = await import(new URL(tag.dataset.js, document.baseURI).href);
+await init({ module_or_path: new URL(tag.dataset.wasm, document.baseURI) });
