@@ -11,13 +11,13 @@ use crate::components::flamechart::FlameChart;
 use crate::components::progress::ProgressView;
 use crate::components::sidebar::{Sidebar, Tab};
 use crate::components::welcome::Welcome;
-use crate::js_api;
+use crate::js_api::{self, LoadCost};
 use crate::loading::dropped::Dropped;
+use crate::loading::unpack::unpack;
 use crate::loading::{demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
 use crate::worker::client::DecodeJob;
 use crate::worker::protocol::WorkerEvent;
-use flamedrop_core::model::codec;
 use std::future::Future;
 use std::rc::Rc;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -45,6 +45,8 @@ pub enum Msg {
     /// The files of load `id` are known.
     Opened(u32, Result<Opened, String>),
     Worker(u32, WorkerEvent),
+    /// The trace of load `id` is ready to show (or could not be unpacked).
+    Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
     Cancel,
     Select(Option<SpanRef>),
     Zoom(SpanRef),
@@ -135,8 +137,18 @@ impl Component for App {
                 }
                 true
             }
-            Msg::Worker(id, event) if id == self.load => self.on_worker(event),
-            Msg::Opened(..) | Msg::Worker(..) => false,
+            Msg::Worker(id, event) if id == self.load => self.on_worker(ctx, event),
+            Msg::Unpacked(id, loaded, cost) if id == self.load => {
+                match loaded {
+                    Ok(loaded) => {
+                        js_api::set_loaded(Some(loaded.clone()), Some(cost));
+                        self.phase = Phase::Ready(loaded);
+                    }
+                    Err(message) => self.fail(message),
+                }
+                true
+            }
+            Msg::Opened(..) | Msg::Worker(..) | Msg::Unpacked(..) => false,
             Msg::Cancel => {
                 self.load += 1;
                 self.job = None;
@@ -218,6 +230,14 @@ impl Component for App {
         if let Some(body) = browser::body() {
             let _ = body.dataset().set("state", self.phase.name());
         }
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            match &self.phase {
+                Phase::Ready(loaded) => {
+                    document.set_title(&format!("{} — flamedrop", loaded.label))
+                }
+                _ => document.set_title("flamedrop"),
+            }
+        }
         if first_render {
             js_api::install();
         }
@@ -289,7 +309,7 @@ impl App {
         }
     }
 
-    fn on_worker(&mut self, event: WorkerEvent) -> bool {
+    fn on_worker(&mut self, ctx: &Context<Self>, event: WorkerEvent) -> bool {
         match event {
             WorkerEvent::Ready => false,
             WorkerEvent::Progress { read, total } => {
@@ -301,15 +321,21 @@ impl App {
             }
             WorkerEvent::Done { trace, worker_ms } => {
                 self.job = None; // the worker's memory goes with it
-                let bytes = js_sys::Uint8Array::new(&trace).to_vec();
-                match codec::decode(&bytes) {
-                    Some(trace) => {
-                        let loaded = Rc::new(Loaded::new(trace, self.label.clone()));
-                        js_api::set_loaded(Some(loaded.clone()), Some(worker_ms));
-                        self.phase = Phase::Ready(loaded);
-                    }
-                    None => self.fail("the decoding worker sent back a damaged trace".to_owned()),
+                if let Phase::Loading(p) = &mut self.phase {
+                    p.read = p.total; // the bar is full while the chart is prepared
                 }
+                let (id, label, started) = (self.load, self.label.clone(), browser::now());
+                ctx.link().send_future(async move {
+                    let loaded = unpack(trace, label).await;
+                    Msg::Unpacked(
+                        id,
+                        loaded.map(Rc::new),
+                        LoadCost {
+                            worker_ms,
+                            unpack_ms: browser::now() - started,
+                        },
+                    )
+                });
                 true
             }
             WorkerEvent::Failed { message } => {

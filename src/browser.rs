@@ -38,7 +38,16 @@ pub fn set_query(query: &str) {
     let Ok(history) = window.history() else {
         return;
     };
-    let path = window.location().pathname().unwrap_or_default();
+    let location = window.location();
+    if location
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        == query
+    {
+        return; // replaceState is not free: it runs a same-document navigation
+    }
+    let path = location.pathname().unwrap_or_default();
     let url = if query.is_empty() {
         path
     } else {

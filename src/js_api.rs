@@ -5,10 +5,12 @@
 //! - `lanes()`: `[{thread_id, top, height}]`, one per lane in drawing order,
 //!   in CSS px relative to `canvas#flamechart`;
 //! - `theme()`: `{background: "#rrggbb"}`, the canvas background;
-//! - `timings()`: `{first_draw_ms, decode_ms}` of the last load (`null`s
-//!   until known), measured from the moment the files were handed over.
+//! - `timings()`: `{first_draw_ms, decode_ms, worker_ms, unpack_ms}` of the
+//!   last load (`null`s until known): first draw and decode are measured from
+//!   the moment the files were handed over, the other two are their parts
+//!   spent in the worker and on the page's main thread.
 //!
-//! The app and the chart publish into one thread-local [`Published`] record;
+//! The app and the chart publish into one thread-local record;
 //! the functions read it when called.
 
 use crate::state::Loaded;
@@ -32,6 +34,8 @@ pub struct Timings {
     pub first_draw_ms: Option<f64>,
     /// Time spent inside the worker (reading, decoding, encoding).
     pub worker_ms: Option<f64>,
+    /// Time the page's main thread spent unpacking and indexing the trace.
+    pub unpack_ms: Option<f64>,
     #[serde(skip)]
     started: f64,
 }
@@ -113,12 +117,20 @@ pub fn load_started() {
     });
 }
 
+/// Where the time of a load went, as the app measured it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadCost {
+    pub worker_ms: f64,
+    pub unpack_ms: f64,
+}
+
 /// The trace on screen (or none).
-pub fn set_loaded(loaded: Option<Rc<Loaded>>, worker_ms: Option<f64>) {
+pub fn set_loaded(loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
     PUBLISHED.with_borrow_mut(|p| {
         if loaded.is_some() {
             p.timings.decode_ms = Some(crate::browser::now() - p.timings.started);
-            p.timings.worker_ms = worker_ms;
+            p.timings.worker_ms = cost.map(|c| c.worker_ms);
+            p.timings.unpack_ms = cost.map(|c| c.unpack_ms);
         }
         if loaded.is_none() {
             p.lanes.clear();

@@ -51,13 +51,8 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Indexes a freshly decoded trace.
-    pub fn new(trace: Trace, label: String) -> Loaded {
-        let index: Vec<ThreadIndex> = trace
-            .threads
-            .iter()
-            .map(|t| ThreadIndex::new(&t.spans))
-            .collect();
+    /// A decoded trace with its per-thread indices (same order as its threads).
+    pub fn new(trace: Trace, index: Vec<ThreadIndex>, label: String) -> Loaded {
         let (origin, end) = trace.time_range().unwrap_or((0, 0));
         // Spans are in start order and nest inside the top-level ones, so a
         // thread's calls run from its first span's start to its last

@@ -165,25 +165,12 @@ impl Painter {
         };
         let (width, model) = (f.model.view.width, f.model);
         let ctx = &self.ctx;
-        // Header.
+        // Header: background, then markers along its bottom, then the title
+        // on its own backdrop so markers never cover it.
         ctx.set_fill_style_str(theme.lane_header);
         ctx.fill_rect(0.0, top, width, LANE.header);
         ctx.set_fill_style_str(theme.lane_separator);
         ctx.fill_rect(0.0, top, width, 1.0);
-        ctx.set_font(HEADER_FONT);
-        ctx.set_fill_style_str(theme.lane_text);
-        let title = f.titles.get(lane.thread).map_or("", String::as_str);
-        let _ = ctx.fill_text(title, 8.0, top + 15.0);
-        ctx.set_font(FONT);
-        if lane.rows == 0 && thread.instants.is_empty() {
-            ctx.set_fill_style_str(theme.muted);
-            let _ = ctx.fill_text(
-                "no calls recorded on this thread",
-                8.0,
-                top + LANE.header + 2.0,
-            );
-        }
-        // Markers along the bottom of the header.
         self.markers.clear();
         layout_instants(
             &thread.instants,
@@ -203,6 +190,22 @@ impl Painter {
                 ctx.close_path();
             }
             ctx.fill();
+        }
+        ctx.set_font(HEADER_FONT);
+        let title = f.titles.get(lane.thread).map_or("", String::as_str);
+        let title_width = ctx.measure_text(title).map_or(0.0, |m| m.width());
+        ctx.set_fill_style_str(theme.lane_header);
+        ctx.fill_rect(0.0, top + 1.0, title_width + 14.0, LANE.header - 1.0);
+        ctx.set_fill_style_str(theme.lane_text);
+        let _ = ctx.fill_text(title, 8.0, top + 15.0);
+        ctx.set_font(FONT);
+        if lane.rows == 0 {
+            ctx.set_fill_style_str(theme.muted);
+            let _ = ctx.fill_text(
+                "no calls recorded on this thread",
+                title_width + 20.0,
+                top + 15.0,
+            );
         }
         // Rows.
         let visible = model.scroll..model.scroll + model.lanes_height();

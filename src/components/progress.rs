@@ -15,10 +15,12 @@ pub struct Props {
 pub fn progress_view(props: &Props) -> Html {
     let p = &props.progress;
     let known = p.total > 0.0;
-    let status = if known {
-        format!("{} of {} read", bytes(p.read), bytes(p.total))
-    } else {
+    let status = if !known {
         "Gathering files…".to_owned()
+    } else if p.read >= p.total {
+        format!("{} read; preparing the flame chart…", bytes(p.total))
+    } else {
+        format!("{} of {} read", bytes(p.read), bytes(p.total))
     };
     let cancel = props.on_cancel.reform(|_: MouseEvent| ());
     html! {

@@ -22,12 +22,12 @@ pub const DEMOS: &[Demo] = &[
     Demo {
         name: "a-simple-nested",
         title: "Simple nested calls",
-        blurb: "uftrace of a small C program: main → a → b → c.",
+        blurb: "uftrace of a small C program: main → top → mid → leaf, then say → printf.",
     },
     Demo {
         name: "c-pthreads-mutex",
         title: "Threads and a mutex",
-        blurb: "uftrace of pthreads contending for a lock, one lane per thread.",
+        blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
 ];
 

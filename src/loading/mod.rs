@@ -1,11 +1,13 @@
 //! Where traces come from: files and folders picked in the two file inputs
 //! ([`picked`]), dropped on the page ([`dropped`]), or bundled demos fetched
 //! from the site itself ([`demos`]). Each ends as a list of
-//! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker.
+//! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
+//! whose answer [`unpack`] turns into the trace the page shows.
 
 pub mod demos;
 pub mod dropped;
 pub mod picked;
+pub mod unpack;
 
 pub use crate::worker::protocol::InputFile;
 

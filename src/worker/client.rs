@@ -9,9 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-/// The worker script Trunk writes next to index.html (`data-loader-shim`). A
-/// relative URL, so the page works from any sub-path.
-const WORKER_URL: &str = "./worker_loader.js";
+/// The worker's start script (`www/worker-loader.js`, copied next to
+/// index.html). A relative URL, so the page works from any sub-path.
+const WORKER_URL: &str = "./worker-loader.js";
 
 /// A running decode. Dropping it stops the worker.
 pub struct DecodeJob {

@@ -3,7 +3,7 @@
 //! --json` prints and `window.flamedrop.report()` returns (DESIGN.md §6).
 
 use super::walk::walk_spans;
-use crate::model::{Severity, Trace, SPAN_ABANDONED};
+use crate::model::{Allocations, Severity, Trace, NEVER_FREED, SPAN_ABANDONED};
 use serde::{Deserialize, Serialize};
 
 /// The report of one trace.
@@ -13,8 +13,20 @@ pub struct Report {
     pub time_unit: String,
     pub threads: Vec<ThreadReport>,
     pub functions: Vec<FunctionReport>,
+    /// Totals of the heap (the `memory` resource, else the first one).
     pub allocations: AllocationReport,
+    /// Totals per resource type, for formats that track several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<ResourceReport>,
     pub diagnostics: Vec<DiagnosticReport>,
+}
+
+/// Allocation totals of one resource type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceReport {
+    pub resource: String,
+    #[serde(flatten)]
+    pub totals: AllocationReport,
 }
 
 /// Counts for one thread.
@@ -70,7 +82,13 @@ struct Totals {
 pub fn report(trace: &Trace) -> Report {
     let mut per_name = vec![Totals::default(); trace.strings.len()];
     let mut threads = Vec::with_capacity(trace.threads.len());
-    for thread in &trace.threads {
+    for (index, thread) in trace.threads.iter().enumerate() {
+        let samples: u64 = trace
+            .sample_sets
+            .iter()
+            .filter(|s| s.thread == Some(index as u32))
+            .map(|s| s.len() as u64)
+            .sum();
         walk_spans(&thread.spans, |v| {
             if v.flags & SPAN_ABANDONED != 0 {
                 return;
@@ -88,7 +106,7 @@ pub fn report(trace: &Trace) -> Report {
             name: thread.name.clone(),
             events: thread.events,
             spans: thread.spans.len() as u64,
-            samples: 0,
+            samples,
             max_depth: if thread.spans.is_empty() {
                 0
             } else {
@@ -123,9 +141,41 @@ pub fn report(trace: &Trace) -> Report {
         time_unit: trace.time_unit.map_or("ns", |u| u.name()).to_owned(),
         threads,
         functions,
-        allocations: AllocationReport::default(),
+        allocations: trace
+            .allocations
+            .iter()
+            .find(|a| a.resource == "memory")
+            .or(trace.allocations.first())
+            .map(allocation_totals)
+            .unwrap_or_default(),
+        resources: trace
+            .allocations
+            .iter()
+            .map(|a| ResourceReport {
+                resource: a.resource.clone(),
+                totals: allocation_totals(a),
+            })
+            .collect(),
         diagnostics,
     }
+}
+
+/// Counts of allocations, frees and what is still live at the end.
+pub fn allocation_totals(a: &Allocations) -> AllocationReport {
+    let mut totals = AllocationReport {
+        allocs: a.len() as u64,
+        ..AllocationReport::default()
+    };
+    for (&size, &freed) in a.size.iter().zip(&a.free_time) {
+        totals.alloc_bytes += size;
+        if freed == NEVER_FREED {
+            totals.live_blocks += 1;
+            totals.live_bytes += size;
+        } else {
+            totals.frees += 1;
+        }
+    }
+    totals
 }
 
 fn severity_rank(name: &str) -> u8 {

@@ -21,7 +21,7 @@ pub fn span_at(
     let start = |k: u32| spans.start[k as usize];
     let end = |k: u32| spans.end[k as usize];
     // First span not ending before t: it contains t if it has started.
-    let i = row.partition_point(|&k| end(k) < t);
+    let i = index.seek_end(depth, &spans.end, 0, t);
     if let Some(&k) = row.get(i) {
         if start(k) <= t {
             return Some(k);

@@ -73,8 +73,9 @@ impl Mapping<'_> {
 /// ends are sorted because its spans never overlap), then walk right until a
 /// span starts past the window. A run of narrow spans becomes one rectangle,
 /// and inside a run every span ending within the current pixel is skipped by
-/// another binary search, so a row costs O(visible pixels · log n) however
-/// many spans it holds. `out` is not cleared and nothing else is allocated.
+/// another search ([`ThreadIndex::seek_end`]), so a row costs
+/// O(visible pixels · log n) however many spans it holds. `out` is not
+/// cleared and nothing else is allocated.
 pub fn layout_spans(
     spans: &Spans,
     index: &ThreadIndex,
@@ -90,7 +91,7 @@ pub fn layout_spans(
     for depth in depths.start..depths.end.min(index.depths()) {
         let row = index.row(depth);
         let depth16 = u16::try_from(depth).unwrap_or(u16::MAX);
-        let mut i = row.partition_point(|k| end_of(k) < lo);
+        let mut i = index.seek_end(depth, &spans.end, 0, lo);
         while let Some(&k) = row.get(i) {
             let start = start_of(k);
             if start > hi {
@@ -109,9 +110,9 @@ pub fn layout_spans(
             loop {
                 // Everything ending before the next pixel boundary is inside the run.
                 let boundary = map.time_ceil(run_end.floor() + 1.0);
-                let skip = row[i..].partition_point(|k| end_of(k) < boundary);
-                if skip > 0 {
-                    i += skip;
+                let next = index.seek_end(depth, &spans.end, i, boundary);
+                if next > i {
+                    i = next;
                     run_end = run_end.max(map.x(end_of(&row[i - 1])));
                 }
                 let Some(&next) = row.get(i) else { break };

@@ -17,7 +17,9 @@ pub type SpanRef = u32;
 
 /// Builds a [`Trace`]; see the module docs.
 pub struct TraceBuilder {
-    trace: Trace,
+    pub(super) trace: Trace,
+    /// (parent, frame) → stack index, for interning stacks.
+    pub(super) stack_index: HashMap<(u32, StrId), u32>,
     open: Vec<OpenState>,
     thread_index: HashMap<String, ThreadRef>,
     process_index: HashMap<String, u32>,
@@ -46,6 +48,7 @@ impl TraceBuilder {
                 time_unit: Some(unit),
                 ..Trace::default()
             },
+            stack_index: HashMap::new(),
             open: Vec::new(),
             thread_index: HashMap::new(),
             process_index: HashMap::new(),

@@ -5,11 +5,11 @@
 //! cost about one memory copy. Decoding checks every length and never panics.
 
 use super::{
-    Diagnostic, Field, Format, Instants, Process, Severity, Spans, StringTable, Thread, TimeUnit,
-    Trace,
+    Allocations, Column, Counter, Diagnostic, Field, Format, Instants, Process, SampleSet,
+    Severity, Spans, StackTable, StringTable, Table, Thread, TimeUnit, Trace,
 };
 
-const MAGIC: &[u8; 8] = b"FLMDRP01";
+const MAGIC: &[u8; 8] = b"FLMDRP02";
 
 /// Encodes a trace.
 pub fn encode(trace: &Trace) -> Vec<u8> {
@@ -56,6 +56,24 @@ pub fn encode(trace: &Trace) -> Vec<u8> {
     for (k, v) in &trace.metadata {
         w.str(k);
         w.str(v);
+    }
+    w.u32s(&trace.stacks.frame);
+    w.u32s(&trace.stacks.parent);
+    w.u64(trace.sample_sets.len() as u64);
+    for s in &trace.sample_sets {
+        w.sample_set(s);
+    }
+    w.u64(trace.allocations.len() as u64);
+    for a in &trace.allocations {
+        w.allocations(a);
+    }
+    w.u64(trace.counters.len() as u64);
+    for c in &trace.counters {
+        w.counter(c);
+    }
+    w.u64(trace.tables.len() as u64);
+    for t in &trace.tables {
+        w.table(t);
     }
     w.0
 }
@@ -123,6 +141,20 @@ pub fn decode(bytes: &[u8]) -> Option<Trace> {
     for _ in 0..r.count()? {
         metadata.push((r.str()?, r.str()?));
     }
+    let stacks = StackTable {
+        frame: r.u32s()?,
+        parent: r.u32s()?,
+    };
+    let sample_sets = (0..r.count()?)
+        .map(|_| r.sample_set())
+        .collect::<Option<_>>()?;
+    let allocations = (0..r.count()?)
+        .map(|_| r.allocations())
+        .collect::<Option<_>>()?;
+    let counters = (0..r.count()?)
+        .map(|_| r.counter())
+        .collect::<Option<_>>()?;
+    let tables = (0..r.count()?).map(|_| r.table()).collect::<Option<_>>()?;
     Some(Trace {
         format,
         time_unit,
@@ -131,6 +163,11 @@ pub fn decode(bytes: &[u8]) -> Option<Trace> {
         threads,
         diagnostics,
         metadata,
+        stacks,
+        sample_sets,
+        allocations,
+        counters,
+        tables,
     })
 }
 
@@ -241,6 +278,77 @@ impl Writer {
             self.0.extend_from_slice(&x.to_le_bytes());
         }
     }
+    fn u64s(&mut self, v: &[u64]) {
+        self.u64(v.len() as u64);
+        for x in v {
+            self.0.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    fn f64s(&mut self, v: &[f64]) {
+        self.u64(v.len() as u64);
+        for x in v {
+            self.0.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    fn opt_u32(&mut self, v: Option<u32>) {
+        self.opt_i64(v.map(i64::from));
+    }
+    fn field(&mut self, f: &Field) {
+        self.str(&f.key);
+        self.str(&f.value);
+    }
+    fn sample_set(&mut self, s: &SampleSet) {
+        self.str(&s.name);
+        self.opt_u32(s.thread);
+        self.strings(&s.weight_names);
+        self.i64s(&s.time);
+        self.u32s(&s.stack);
+        self.u64(s.weights.len() as u64);
+        for column in &s.weights {
+            self.i64s(column);
+        }
+        self.str(&s.note);
+    }
+    fn allocations(&mut self, a: &Allocations) {
+        self.str(&a.resource);
+        self.str(&a.size_unit);
+        self.u32s(&a.thread);
+        self.i64s(&a.time);
+        self.u64s(&a.size);
+        self.u64s(&a.address);
+        self.u32s(&a.stack);
+        self.i64s(&a.free_time);
+        self.u64(a.unmatched_frees);
+    }
+    fn counter(&mut self, c: &Counter) {
+        self.str(&c.name);
+        self.str(&c.unit);
+        self.opt_u32(c.process);
+        self.opt_u32(c.thread);
+        self.i64s(&c.time);
+        self.f64s(&c.value);
+    }
+    fn table(&mut self, t: &Table) {
+        self.str(&t.id);
+        self.str(&t.title);
+        self.u64(t.columns.len() as u64);
+        for c in &t.columns {
+            self.str(&c.name);
+            self.u8(u8::from(c.numeric));
+        }
+        self.u64(t.rows.len() as u64);
+        for row in &t.rows {
+            self.strings(row);
+        }
+        self.u64(t.row_highlight.len() as u64);
+        for h in &t.row_highlight {
+            self.u8(u8::from(h.is_some()));
+            if let Some(f) = h {
+                self.field(f);
+            }
+        }
+        self.str(&t.note);
+    }
     fn details(&mut self, d: &[(u32, Vec<Field>)]) {
         self.u64(d.len() as u64);
         for (index, fields) in d {
@@ -319,6 +427,92 @@ impl<'a> Reader<'a> {
     fn u16s(&mut self) -> Option<Vec<u16>> {
         self.array(u16::from_le_bytes)
     }
+    fn u64s(&mut self) -> Option<Vec<u64>> {
+        self.array(u64::from_le_bytes)
+    }
+    fn f64s(&mut self) -> Option<Vec<f64>> {
+        self.array(f64::from_le_bytes)
+    }
+    fn opt_u32(&mut self) -> Option<Option<u32>> {
+        match self.opt_i64()? {
+            Some(v) => Some(Some(u32::try_from(v).ok()?)),
+            None => Some(None),
+        }
+    }
+    fn field(&mut self) -> Option<Field> {
+        Some(Field {
+            key: self.str()?,
+            value: self.str()?,
+        })
+    }
+    fn sample_set(&mut self) -> Option<SampleSet> {
+        Some(SampleSet {
+            name: self.str()?,
+            thread: self.opt_u32()?,
+            weight_names: self.strings()?,
+            time: self.i64s()?,
+            stack: self.u32s()?,
+            weights: (0..self.count()?)
+                .map(|_| self.i64s())
+                .collect::<Option<_>>()?,
+            note: self.str()?,
+        })
+    }
+    fn allocations(&mut self) -> Option<Allocations> {
+        Some(Allocations {
+            resource: self.str()?,
+            size_unit: self.str()?,
+            thread: self.u32s()?,
+            time: self.i64s()?,
+            size: self.u64s()?,
+            address: self.u64s()?,
+            stack: self.u32s()?,
+            free_time: self.i64s()?,
+            unmatched_frees: self.u64()?,
+        })
+    }
+    fn counter(&mut self) -> Option<Counter> {
+        Some(Counter {
+            name: self.str()?,
+            unit: self.str()?,
+            process: self.opt_u32()?,
+            thread: self.opt_u32()?,
+            time: self.i64s()?,
+            value: self.f64s()?,
+        })
+    }
+    fn table(&mut self) -> Option<Table> {
+        let id = self.str()?;
+        let title = self.str()?;
+        let columns = (0..self.count()?)
+            .map(|_| {
+                Some(Column {
+                    name: self.str()?,
+                    numeric: self.u8()? == 1,
+                })
+            })
+            .collect::<Option<_>>()?;
+        let rows = (0..self.count()?)
+            .map(|_| self.strings())
+            .collect::<Option<_>>()?;
+        let row_highlight = (0..self.count()?)
+            .map(|_| {
+                Some(if self.u8()? == 1 {
+                    Some(self.field()?)
+                } else {
+                    None
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(Table {
+            id,
+            title,
+            columns,
+            rows,
+            row_highlight,
+            note: self.str()?,
+        })
+    }
     fn details(&mut self) -> Option<Vec<(u32, Vec<Field>)>> {
         let mut out = Vec::new();
         for _ in 0..self.count()? {
@@ -351,6 +545,21 @@ mod tests {
         b.end(t, 200);
         b.instant(t, 150, main, vec![Field::new("cpu", "1")]);
         b.metadata("cmdline", "uftrace record ./prog");
+        let stack = b.stack(&[main]).expect("stack");
+        let set = b.sample_set("samples", Some(t), &["samples"]);
+        b.sample(set, Some(120), stack, &[1]);
+        let heap = b.resource("memory", "bytes");
+        b.allocate(heap, t, 130, 64, 0x10, stack);
+        let c = b.counter("live heap", "bytes", Some(p), None);
+        b.counter_value(c, 130, 64.0);
+        b.table(crate::model::Table {
+            id: "locks".into(),
+            title: "Locks".into(),
+            columns: vec![crate::model::Column::text("id")],
+            rows: vec![vec!["0x1".into()]],
+            row_highlight: vec![Some(Field::new("mutex", "0x1"))],
+            note: String::new(),
+        });
         b.diagnose(
             Severity::DataLoss,
             "lost",
@@ -378,6 +587,11 @@ mod tests {
         assert_eq!(back.diagnostics, trace.diagnostics);
         assert_eq!(back.metadata, trace.metadata);
         assert_eq!(back.str(0), "main");
+        assert_eq!(back.stacks, trace.stacks);
+        assert_eq!(back.sample_sets, trace.sample_sets);
+        assert_eq!(back.allocations, trace.allocations);
+        assert_eq!(back.counters, trace.counters);
+        assert_eq!(back.tables, trace.tables);
     }
 
     #[test]

@@ -7,12 +7,18 @@
 //! [`TraceBuilder`], which keeps the invariants the views rely on.
 
 mod builder;
+mod builder_resources;
 pub mod codec;
 mod diagnostics;
+mod resources;
+mod stacks;
 mod strings;
 
 pub use builder::{SpanRef, ThreadRef, TraceBuilder};
+pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use diagnostics::{Diagnostic, Severity};
+pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};
+pub use stacks::{SampleSet, StackTable, NO_PARENT};
 pub use strings::{StrId, StringTable};
 
 use serde::{Deserialize, Serialize};
@@ -90,15 +96,30 @@ pub struct Trace {
     /// Facts about the recording (command line, host, versions), shown in the
     /// summary panel, in input order.
     pub metadata: Vec<(String, String)>,
+    /// Call stacks referred to by samples and allocations.
+    pub stacks: StackTable,
+    /// Weighted stacks: CPU samples, frequencies.
+    pub sample_sets: Vec<SampleSet>,
+    /// Allocations, one entry per resource type.
+    pub allocations: Vec<Allocations>,
+    /// Counter tracks.
+    pub counters: Vec<Counter>,
+    /// Format-specific tables (locks, leak groups, file activity, …).
+    pub tables: Vec<Table>,
 }
 
 impl Trace {
     /// Earliest and latest timestamp over every thread, or `None` when the
     /// trace holds no timed data.
     pub fn time_range(&self) -> Option<(i64, i64)> {
+        let counters = self
+            .counters
+            .iter()
+            .filter_map(|c| Some((*c.time.first()?, *c.time.last()?)));
         self.threads
             .iter()
             .filter_map(Thread::time_range)
+            .chain(counters)
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
 

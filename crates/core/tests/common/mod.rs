@@ -5,8 +5,14 @@ use flamedrop_core::{decode_files, Trace};
 use std::path::{Path, PathBuf};
 
 /// The repository's `tests/fixtures` folder.
+///
+/// Read from the environment at run time, not with `env!`: a test binary
+/// reused from a cache built in another checkout would otherwise look there.
 pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir.join("../../tests/fixtures")
 }
 
 /// Every file below `dir`, as (path relative to `dir`'s parent, bytes).

@@ -6,24 +6,22 @@
 //! frame; Yew re-renders the component only when the hovered item changes
 //! (to swap the tooltip's content).
 
+mod input;
+
 use super::span_info;
 use super::tooltip::Tooltip;
 use crate::browser::prefers_dark;
 use crate::canvas::colors;
 use crate::canvas::paint::{Frame, Painter};
-use crate::chart::keys::{action_for, HeldKeys, KeyAction, Motion, STEP_ZOOM};
+use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
 use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
 use crate::js_api::{self, LaneBox};
 use crate::state::Loaded;
-use gloo::events::{EventListener, EventListenerOptions};
+use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{
-    Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, PointerEvent, ResizeObserver,
-    WheelEvent,
-};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
 use yew::prelude::*;
 
 /// Pointer travel (px) after which a press is a drag, not a click.
@@ -315,82 +313,6 @@ impl Component for FlameChart {
 }
 
 impl FlameChart {
-    /// Wheel on the canvas (not passive: it must stop the page from scrolling)
-    /// and keys on the window (the chart is the page's only keyboard user).
-    fn listen(&mut self, ctx: &Context<Self>, canvas: &HtmlCanvasElement) {
-        let link = ctx.link().clone();
-        let wheel = EventListener::new_with_options(
-            canvas,
-            "wheel",
-            EventListenerOptions::enable_prevent_default(),
-            move |e| {
-                let Some(e) = e.dyn_ref::<WheelEvent>() else {
-                    return;
-                };
-                e.prevent_default();
-                let scale = match e.delta_mode() {
-                    WheelEvent::DOM_DELTA_LINE => 16.0,
-                    WheelEvent::DOM_DELTA_PAGE => 800.0,
-                    _ => 1.0,
-                };
-                link.send_message(Msg::Wheel(Wheel {
-                    x: f64::from(e.offset_x()),
-                    dx: e.delta_x() * scale,
-                    dy: e.delta_y() * scale,
-                    ctrl: e.ctrl_key() || e.meta_key(),
-                    shift: e.shift_key(),
-                }));
-            },
-        );
-        self.listeners.push(wheel);
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let keydown = EventListener::new_with_options(
-            &window,
-            "keydown",
-            EventListenerOptions::enable_prevent_default(),
-            move |e| {
-                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                    return;
-                };
-                if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in_a_field(e) {
-                    return;
-                }
-                if let Some(action) = action_for(&e.key()) {
-                    e.prevent_default();
-                    link.send_message(Msg::Key(action));
-                }
-            },
-        );
-        let link = ctx.link().clone();
-        let keyup = EventListener::new(&window, "keyup", move |e| {
-            let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                return;
-            };
-            if let Some(KeyAction::Hold(m)) = action_for(&e.key()) {
-                link.send_message(Msg::KeyUp(m));
-            }
-        });
-        let link = ctx.link().clone();
-        let blur = EventListener::new(&window, "blur", move |_| link.send_message(Msg::Blur));
-        self.listeners.extend([keydown, keyup, blur]);
-    }
-
-    /// Repaints whenever the chart's box changes size.
-    fn observe(&mut self, ctx: &Context<Self>) {
-        let Some(container) = self.container.cast::<Element>() else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let callback = Closure::<dyn FnMut()>::new(move || link.send_message(Msg::Resize));
-        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-            observer.observe(&container);
-            self.observer = Some((observer, callback));
-        }
-    }
-
     fn resize(&mut self) {
         let Some(container) = self.container.cast::<Element>() else {
             return;
@@ -516,14 +438,4 @@ impl FlameChart {
             let _ = canvas.style().set_property("cursor", cursor);
         }
     }
-}
-
-/// True when a key press is meant for a text field, not the chart.
-fn typing_in_a_field(e: &KeyboardEvent) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .is_some_and(|el| {
-            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                || el.has_attribute("contenteditable")
-        })
 }

@@ -1,0 +1,102 @@
+//! Allocations of memory and other resources, counter tracks and the
+//! format-specific tables (lock lists, leak groups, file activity, hot
+//! methods) that travel with a trace.
+
+use super::Field;
+use serde::{Deserialize, Serialize};
+
+/// `free_time` of a block still live when the recording ended.
+pub const NEVER_FREED: i64 = i64::MAX;
+
+/// Every allocation of one resource type (heap memory, file descriptors,
+/// `FILE` streams, …), in allocation order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Allocations {
+    /// The resource type, as the tracer names it ("memory", "file descriptor").
+    pub resource: String,
+    /// What `size` counts ("bytes", or "count" for resources without a size).
+    pub size_unit: String,
+    /// Thread index (into `Trace::threads`) of each allocation.
+    pub thread: Vec<u32>,
+    pub time: Vec<i64>,
+    pub size: Vec<u64>,
+    /// The resource id (address, descriptor number).
+    pub address: Vec<u64>,
+    /// Allocation backtrace, an index into `Trace::stacks`.
+    pub stack: Vec<u32>,
+    /// When it was released, or [`NEVER_FREED`].
+    pub free_time: Vec<i64>,
+    /// Releases that matched no allocation (counted, not stored).
+    pub unmatched_frees: u64,
+}
+
+impl Allocations {
+    /// Number of allocations.
+    pub fn len(&self) -> usize {
+        self.time.len()
+    }
+
+    /// True when nothing was allocated.
+    pub fn is_empty(&self) -> bool {
+        self.time.is_empty()
+    }
+}
+
+/// A series of numeric values over time: CPU load, live bytes, frequency.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counter {
+    /// Track title ("CPU 0 load", "live heap").
+    pub name: String,
+    /// Unit of the values ("%", "bytes", "MHz").
+    pub unit: String,
+    /// The process it belongs to (index into `Trace::processes`), if any.
+    pub process: Option<u32>,
+    /// The thread it belongs to (index into `Trace::threads`), if any.
+    pub thread: Option<u32>,
+    /// Times in the trace's unit, ascending.
+    pub time: Vec<i64>,
+    /// The value from each time until the next.
+    pub value: Vec<f64>,
+}
+
+/// A table the decoder computed for its format: shown as a sortable list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// A stable id for scripts and tests ("sync-objects", "leaks").
+    pub id: String,
+    pub title: String,
+    pub columns: Vec<Column>,
+    /// One string per column and row; numeric columns hold plain numbers.
+    pub rows: Vec<Vec<String>>,
+    /// Per row, the span detail that selecting the row highlights in every
+    /// lane (for example `mutex = 0x7f…`); empty, or as long as `rows`.
+    pub row_highlight: Vec<Option<Field>>,
+    /// Explains the table, or why a view is missing.
+    pub note: String,
+}
+
+/// A column of a [`Table`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    /// Sort as numbers rather than text.
+    pub numeric: bool,
+}
+
+impl Column {
+    /// A text column.
+    pub fn text(name: &str) -> Self {
+        Column {
+            name: name.to_owned(),
+            numeric: false,
+        }
+    }
+
+    /// A numeric column.
+    pub fn number(name: &str) -> Self {
+        Column {
+            name: name.to_owned(),
+            numeric: true,
+        }
+    }
+}
