@@ -53,6 +53,8 @@ pub enum LoadError {
     NoFiles,
     /// None of the files looks like a trace flamedrop reads.
     UnknownFormat { files: Vec<String> },
+    /// The files are a known tool's output in a version flamedrop cannot show.
+    Unsupported { format: Format, reason: String },
 }
 
 impl fmt::Display for LoadError {
@@ -68,6 +70,9 @@ impl fmt::Display for LoadError {
                     shown.join(", "),
                     if more > 0 { format!(" and {more} more") } else { String::new() }
                 )
+            }
+            LoadError::Unsupported { format, reason } => {
+                write!(f, "{} output that cannot be shown: {reason}", format.name())
             }
         }
     }
@@ -100,6 +105,9 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
     if formats::uftrace::detect(probes) {
         return Ok(Format::Uftrace);
     }
+    if formats::scaler::detect(probes) {
+        return Ok(Format::Scaler);
+    }
     Err(LoadError::UnknownFormat {
         files: probes.iter().map(|p| p.path.clone()).collect(),
     })
@@ -109,6 +117,13 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
 pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadError> {
     match detect(&probes)? {
         Format::Uftrace => Ok(Box::new(formats::uftrace::UftraceDecoder::new(probes))),
+        Format::Scaler => match formats::scaler::refusal(&probes) {
+            Some(reason) => Err(LoadError::Unsupported {
+                format: Format::Scaler,
+                reason,
+            }),
+            None => Ok(Box::new(formats::scaler::ScalerDecoder::new(probes))),
+        },
         _ => Err(LoadError::UnknownFormat {
             files: probes.into_iter().map(|p| p.path).collect(),
         }),
