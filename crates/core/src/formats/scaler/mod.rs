@@ -424,7 +424,7 @@ mod tests {
     #[test]
     fn thread_ids_come_from_names_in_hex() {
         assert_eq!(tid_of_tree("thread_0x7f05e24a6800.bin"), "0x7f05e24a6800");
-        assert_eq!(tid_of_tree("thread_140737.bin"), "0x22601");
+        assert_eq!(tid_of_tree("thread_140737.bin"), "0x225c1");
         assert_eq!(tid_of_tree("simpleProgram_0x7fa3b750de00.bin"), "0x7fa3b750de00");
         assert_eq!(tid_of_tree("unknown"), "unknown");
     }
