@@ -47,7 +47,13 @@ fn parse_reference(text: &str) -> Vec<RefThread> {
         let mut name = field(line, "name").to_owned();
         if name == "-" {
             // No symbol.json: the documented fallback name.
-            let id = |v: &str| if v == "-1" { "?".to_owned() } else { v.to_owned() };
+            let id = |v: &str| {
+                if v == "-1" {
+                    "?".to_owned()
+                } else {
+                    v.to_owned()
+                }
+            };
             name = format!(
                 "file{}/func{}",
                 id(field(line, "fileID")),

@@ -117,7 +117,14 @@ pub fn emit_thread(
             break;
         }
         let at = if out.untimed { now } else { i64::MIN };
-        close_one(builder, t, &mut open, at, out.untimed.then_some(now), &mut out);
+        close_one(
+            builder,
+            t,
+            &mut open,
+            at,
+            out.untimed.then_some(now),
+            &mut out,
+        );
         if out.untimed {
             now += 1;
         }
@@ -212,7 +219,10 @@ pub fn diagnose(builder: &mut TraceBuilder, file: &str, e: &Emitted) {
             Some(file),
             e.start_missing.first_offset,
             e.start_missing.count,
-            || "calls have no start timestamp (-1); they are drawn from the previous known time".into(),
+            || {
+                "calls have no start timestamp (-1); they are drawn from the previous known time"
+                    .into()
+            },
         );
     }
     if e.garbage_extras > 0 {

@@ -194,13 +194,17 @@ impl ScalerDecoder {
                 continue;
             }
             let path = &self.probes[index].path;
-            let Some(bytes) = self.json.remove(&index) else {
-                continue;
-            };
+            // A file never fed (empty, or the caller stopped) reads as empty JSON.
+            let bytes = self.json.remove(&index).unwrap_or_default();
             let bad = |builder: &mut TraceBuilder, e: symbols::JsonError| {
-                builder.diagnose(Severity::Error, "scaler-bad-json", Some(path), Some(e.offset), 1, || {
-                    format!("{}; names from it are not available", e.message)
-                });
+                builder.diagnose(
+                    Severity::Error,
+                    "scaler-bad-json",
+                    Some(path),
+                    Some(e.offset),
+                    1,
+                    || format!("{}; names from it are not available", e.message),
+                );
             };
             match role {
                 Role::Symbols => match symbols::parse_symbols(&bytes) {
@@ -386,7 +390,9 @@ impl Decoder for ScalerDecoder {
         builder.metadata(
             "Scaler output",
             match version {
-                Some(Version::V2) => "2021-07-25 or later tree format (symbol_<tid>.json, callee addresses)",
+                Some(Version::V2) => {
+                    "2021-07-25 or later tree format (symbol_<tid>.json, callee addresses)"
+                }
                 Some(Version::V1) => "July 2021 tree format (symbol.json, commonFuncId.json)",
                 None => "tree format without JSON files",
             },
@@ -397,7 +403,14 @@ impl Decoder for ScalerDecoder {
             } else {
                 "calls name symbols the JSON files do not list; they are named file<id>/func<id>"
             };
-            builder.diagnose(Severity::DataLoss, "scaler-unnamed", None, None, state.unnamed, || why.into());
+            builder.diagnose(
+                Severity::DataLoss,
+                "scaler-unnamed",
+                None,
+                None,
+                state.unnamed,
+                || why.into(),
+            );
         }
         if !ignored.is_empty() {
             let first = ignored[0].clone();
@@ -425,7 +438,10 @@ mod tests {
     fn thread_ids_come_from_names_in_hex() {
         assert_eq!(tid_of_tree("thread_0x7f05e24a6800.bin"), "0x7f05e24a6800");
         assert_eq!(tid_of_tree("thread_140737.bin"), "0x225c1");
-        assert_eq!(tid_of_tree("simpleProgram_0x7fa3b750de00.bin"), "0x7fa3b750de00");
+        assert_eq!(
+            tid_of_tree("simpleProgram_0x7fa3b750de00.bin"),
+            "0x7fa3b750de00"
+        );
         assert_eq!(tid_of_tree("unknown"), "unknown");
     }
 

@@ -195,8 +195,7 @@ pub fn looks_like_tree(head: &[u8], size: u64) -> bool {
         && start == -1
         && (-1..1 << 24).contains(&file_id)
         && (first_child == 1 || first_child == -1)
-        && (0..1 << 40).contains(&children)
-        && (first_child == 1) == (size > BASE_SIZE as u64);
+        && (0..1 << 40).contains(&children);
     let next_ok = size <= BASE_SIZE as u64
         || head
             .get(BASE_SIZE)

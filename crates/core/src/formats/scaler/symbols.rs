@@ -126,12 +126,15 @@ pub fn parse_symbols(bytes: &[u8]) -> Result<SymbolFile, JsonError> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let func_names = entry.get("funcNames").and_then(Value::as_object).map(|names| {
-            names
-                .iter()
-                .filter_map(|(k, v)| Some((parse_id(k)?, v.as_str()?.to_owned())))
-                .collect::<HashMap<_, _>>()
-        });
+        let func_names = entry
+            .get("funcNames")
+            .and_then(Value::as_object)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(|(k, v)| Some((parse_id(k)?, v.as_str()?.to_owned())))
+                    .collect::<HashMap<_, _>>()
+            });
         if let Some(names) = entry.get("funcNames").and_then(Value::as_object) {
             let usable = func_names.as_ref().map_or(0, HashMap::len);
             out.skipped += (names.len() - usable) as u64;

@@ -35,8 +35,9 @@ pub fn meaning(name: &str) -> Option<Meaning> {
         waits,
     };
     Some(match name {
-        "pthread_join" | "pthread_tryjoin_np" | "pthread_timedjoin_np"
-        | "pthread_clockjoin_np" => m(JOINED_THREAD, true),
+        "pthread_join" | "pthread_tryjoin_np" | "pthread_timedjoin_np" | "pthread_clockjoin_np" => {
+            m(JOINED_THREAD, true)
+        }
         "pthread_mutex_lock" | "pthread_mutex_timedlock" | "pthread_mutex_clocklock" => {
             m("mutex", true)
         }
@@ -217,8 +218,10 @@ mod tests {
 
     #[test]
     fn cond_waits_name_both_objects_and_garbage_is_dropped() {
-        let (fields, garbage) =
-            details(Some("pthread_cond_wait"), [Some(0x55f71d12b0e0), Some(0x55f71d12b0a0)]);
+        let (fields, garbage) = details(
+            Some("pthread_cond_wait"),
+            [Some(0x55f71d12b0e0), Some(0x55f71d12b0a0)],
+        );
         assert_eq!(
             fields,
             vec![
@@ -230,8 +233,10 @@ mod tests {
         let (fields, garbage) = details(Some("pthread_create"), [Some(0x60), Some(0)]);
         assert!(fields.is_empty());
         assert_eq!(garbage, 1);
-        let (fields, garbage) =
-            details(Some("pthread_timedjoin_np"), [Some(0x7f21), Some(0x66746e697270)]);
+        let (fields, garbage) = details(
+            Some("pthread_timedjoin_np"),
+            [Some(0x7f21), Some(0x66746e697270)],
+        );
         assert_eq!(fields, vec![Field::new(JOINED_THREAD, "0x7f21")]);
         assert_eq!(garbage, 1);
     }
@@ -239,7 +244,10 @@ mod tests {
     #[test]
     fn unnamed_records_show_raw_extra_fields() {
         let (fields, _) = details(None, [Some(-1), None]);
-        assert_eq!(fields, vec![Field::new("extra field 1", "0xffffffffffffffff")]);
+        assert_eq!(
+            fields,
+            vec![Field::new("extra field 1", "0xffffffffffffffff")]
+        );
     }
 
     #[test]

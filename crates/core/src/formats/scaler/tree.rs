@@ -75,11 +75,8 @@ impl Tree {
                 .get(k + 1)
                 .map(|&q| records[q].first_child)
                 .filter(|&f| f > first);
-            let end = next_first.unwrap_or_else(|| {
-                first
-                    .saturating_add(record.children.max(0))
-                    .min(n as i64)
-            });
+            let end = next_first
+                .unwrap_or_else(|| first.saturating_add(record.children.max(0)).min(n as i64));
             let start = first.max(p as i64 + 1).min(n as i64);
             let end = end.clamp(start, n as i64);
             if end - first != record.children {
