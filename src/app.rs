@@ -11,6 +11,7 @@ use crate::components::flamechart::FlameChart;
 use crate::components::progress::ProgressView;
 use crate::components::sidebar::{Sidebar, Tab};
 use crate::components::welcome::Welcome;
+use crate::highlight::Highlight;
 use crate::js_api::{self, LoadCost};
 use crate::loading::dropped::Dropped;
 use crate::loading::unpack::unpack;
@@ -51,6 +52,8 @@ pub enum Msg {
     Select(Option<SpanRef>),
     Zoom(SpanRef),
     Tab(Tab),
+    /// Highlight the spans carrying a detail chosen in a table (or clear).
+    Highlight(Option<flamedrop_core::model::Field>),
     DragOver(bool),
 }
 
@@ -70,6 +73,7 @@ pub struct App {
     focus: Option<(u32, SpanRef)>,
     tab: Tab,
     dragging: bool,
+    highlight: Option<Rc<Highlight>>,
 }
 
 impl Component for App {
@@ -101,6 +105,7 @@ impl Component for App {
             focus: None,
             tab: Tab::Summary,
             dragging: false,
+            highlight: None,
         }
     }
 
@@ -170,6 +175,16 @@ impl Component for App {
             }
             Msg::Tab(tab) => {
                 self.tab = tab;
+                true
+            }
+            Msg::Highlight(field) => {
+                self.highlight = match (&self.phase, field) {
+                    (Phase::Ready(loaded), Some(field)) => {
+                        Some(Rc::new(Highlight::new(&loaded.trace, field)))
+                    }
+                    _ => None,
+                };
+                js_api::set_highlight(self.highlight.clone());
                 true
             }
             Msg::DragOver(over) => {
@@ -257,9 +272,12 @@ impl App {
             Phase::Ready(loaded) => html! {
                 <div class="workspace">
                     <FlameChart key={self.load} loaded={loaded.clone()} selected={self.selected}
-                        on_select={link.callback(Msg::Select)} focus={self.focus} />
+                        on_select={link.callback(Msg::Select)} focus={self.focus}
+                        highlight={self.highlight.clone()} />
                     <Sidebar loaded={loaded.clone()} selected={self.selected} tab={self.tab}
-                        on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)} />
+                        on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}
+                        highlight={self.highlight.as_ref().map(|h| h.field.clone())}
+                        on_highlight={link.callback(Msg::Highlight)} />
                 </div>
             },
         }
@@ -277,6 +295,8 @@ impl App {
         self.selected = None;
         self.focus = None;
         self.tab = Tab::Summary;
+        self.highlight = None;
+        js_api::set_highlight(None);
         self.label = label.clone().unwrap_or_else(|| "files".to_owned());
         self.phase = Phase::Loading(Progress {
             label: self.label.clone(),

@@ -5,6 +5,10 @@
 //! - `lanes()`: `[{thread_id, top, height}]`, one per lane in drawing order,
 //!   in CSS px relative to `canvas#flamechart`;
 //! - `theme()`: `{background: "#rrggbb"}`, the canvas background;
+//! - `tables()`: the format's tables (`[{id, title, columns: [{name,
+//!   numeric}], rows, row_highlight: [{key, value} | null], note}]`);
+//! - `highlight()`: `{key, value, spans}` of the table row chosen to
+//!   highlight (`spans`: how many calls carry it over all lanes), or `null`;
 //! - `timings()`: `{first_draw_ms, decode_ms, worker_ms, unpack_ms}` of the
 //!   last load (`null`s until known): first draw and decode are measured from
 //!   the moment the files were handed over, the other two are their parts
@@ -13,6 +17,7 @@
 //! The app and the chart publish into one thread-local record;
 //! the functions read it when called.
 
+use crate::highlight::Highlight;
 use crate::state::Loaded;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -46,6 +51,7 @@ struct Published {
     lanes: Vec<LaneBox>,
     background: &'static str,
     timings: Timings,
+    highlight: Option<Rc<Highlight>>,
 }
 
 thread_local! {
@@ -59,7 +65,9 @@ pub fn install() {
     };
     let api = js_sys::Object::new();
     type Getter = Closure<dyn Fn() -> JsValue>;
-    let functions: [(&str, Getter); 4] = [
+    let functions: [(&str, Getter); 6] = [
+        ("tables", Closure::new(tables)),
+        ("highlight", Closure::new(highlight)),
         ("report", Closure::new(report)),
         (
             "lanes",
@@ -84,6 +92,35 @@ fn report() -> JsValue {
         Some(loaded) => to_js(&flamedrop_core::analysis::report(&loaded.trace)),
         None => JsValue::NULL,
     })
+}
+
+fn tables() -> JsValue {
+    PUBLISHED.with_borrow(|p| match &p.loaded {
+        Some(loaded) => to_js(&loaded.trace.tables),
+        None => JsValue::NULL,
+    })
+}
+
+fn highlight() -> JsValue {
+    #[derive(Serialize)]
+    struct Chosen<'a> {
+        key: &'a str,
+        value: &'a str,
+        spans: usize,
+    }
+    PUBLISHED.with_borrow(|p| match &p.highlight {
+        Some(h) => to_js(&Chosen {
+            key: &h.field.key,
+            value: &h.field.value,
+            spans: h.count(),
+        }),
+        None => JsValue::NULL,
+    })
+}
+
+/// The spans highlighted from a table row (or none).
+pub fn set_highlight(highlight: Option<Rc<Highlight>>) {
+    PUBLISHED.with_borrow_mut(|p| p.highlight = highlight);
 }
 
 fn theme() -> JsValue {

@@ -15,6 +15,7 @@
 pub mod canvas;
 pub mod chart;
 pub mod format;
+pub mod highlight;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

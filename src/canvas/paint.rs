@@ -33,6 +33,8 @@ pub struct Frame<'a> {
     /// Lane titles, by thread index.
     pub titles: &'a [String],
     pub dark: bool,
+    /// Spans chosen in a table: emphasised, the others dimmed.
+    pub highlight: Option<&'a crate::highlight::Highlight>,
 }
 
 /// Paints frames onto one canvas.
@@ -223,6 +225,7 @@ impl Painter {
             return false;
         }
         self.fill_rects(f, theme, lane, thread);
+        self.highlighted(f, theme, lane);
         self.labels(f, theme, lane, thread);
         true
     }
@@ -316,6 +319,53 @@ impl Painter {
         }
         if any_open {
             let _ = ctx.set_line_dash(&self.solid);
+        }
+    }
+
+    /// With a table row chosen: dims this lane's other spans and redraws
+    /// the chosen ones on top (at least 2 px wide) with an outline, so even
+    /// calls merged into a sub-pixel run stay visible.
+    fn highlighted(&mut self, f: &Frame, theme: &Theme, lane: &Lane) {
+        let Some(highlight) = f.highlight else { return };
+        let ctx = &self.ctx;
+        let model = f.model;
+        ctx.set_global_alpha(0.72);
+        ctx.set_fill_style_str(theme.background);
+        ctx.begin_path();
+        for r in &self.rects {
+            if r.count == 1 && highlight.contains(lane.thread, r.span) {
+                continue;
+            }
+            let y = model.screen_y(lane.row_top(usize::from(r.depth), &LANE));
+            ctx.rect(f64::from(r.x), y, f64::from(r.w).max(1.0), LANE.row - 1.0);
+        }
+        ctx.fill();
+        ctx.set_global_alpha(1.0);
+        let Some(spans) = highlight.spans.get(lane.thread) else {
+            return;
+        };
+        ctx.set_stroke_style_str(theme.selection);
+        ctx.set_line_width(1.5);
+        for &span in spans {
+            let Some((x, y, w, h)) = span_box(
+                f,
+                SpanRef {
+                    thread: lane.thread,
+                    span,
+                },
+            ) else {
+                continue;
+            };
+            let name = f
+                .loaded
+                .trace
+                .threads
+                .get(lane.thread)
+                .and_then(|t| t.spans.name.get(span as usize));
+            let colour = name.map_or(0, |&n| usize::from(palette_index(f.loaded.trace.str(n))));
+            ctx.set_fill_style_str(PALETTE[colour % PALETTE.len()]);
+            ctx.fill_rect(x, y, w, h);
+            ctx.stroke_rect(x + 0.75, y + 0.75, (w - 1.5).max(0.5), h - 1.5);
         }
     }
 

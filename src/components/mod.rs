@@ -1,7 +1,8 @@
 //! The page's Yew components: the empty page and drop target
 //! ([`welcome`]), the load progress ([`progress`]), the flame chart
 //! ([`flamechart`]) with its [`tooltip`], and the side panel ([`sidebar`])
-//! holding the [`summary`] and the selected span's [`detail`].
+//! holding the [`summary`], the selected span's [`detail`] and the
+//! format's [`tables`].
 
 pub mod detail;
 pub mod flamechart;
@@ -9,5 +10,6 @@ pub mod progress;
 pub mod sidebar;
 pub mod span_info;
 pub mod summary;
+pub mod tables;
 pub mod tooltip;
 pub mod welcome;

@@ -1,10 +1,13 @@
 //! The side panel beside the chart: a "Summary" tab (with a badge when data
-//! was lost) and a "Details" tab for the selected call.
+//! was lost), a "Details" tab for the selected call, and a "Tables" tab when
+//! the format computed tables (Scaler's synchronisation objects, …).
 
 use super::detail::Detail;
 use super::summary::{loss_count, Summary};
+use super::tables::Tables;
 use crate::chart::SpanRef;
 use crate::state::Loaded;
+use flamedrop_core::model::Field;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -13,6 +16,7 @@ use yew::prelude::*;
 pub enum Tab {
     Summary,
     Details,
+    Tables,
 }
 
 #[derive(Properties, PartialEq)]
@@ -22,6 +26,9 @@ pub struct Props {
     pub tab: Tab,
     pub on_tab: Callback<Tab>,
     pub on_zoom: Callback<SpanRef>,
+    /// The table detail highlighted in the chart, if any.
+    pub highlight: Option<Field>,
+    pub on_highlight: Callback<Option<Field>>,
 }
 
 #[function_component(Sidebar)]
@@ -47,10 +54,16 @@ pub fn sidebar(props: &Props) -> Html {
             <div class="tabs" role="tablist">
                 { tab_button(Tab::Summary, "Summary", badge) }
                 { tab_button(Tab::Details, "Details", None) }
+                if !props.loaded.trace.tables.is_empty() {
+                    { tab_button(Tab::Tables, "Tables", None) }
+                }
             </div>
             <div class="tab-body">
                 if props.tab == Tab::Summary {
                     <Summary loaded={props.loaded.clone()} />
+                } else if props.tab == Tab::Tables {
+                    <Tables loaded={props.loaded.clone()} highlight={props.highlight.clone()}
+                        on_highlight={props.on_highlight.clone()} />
                 } else {
                     <Detail loaded={props.loaded.clone()} selected={props.selected} on_zoom={props.on_zoom.clone()} />
                 }

@@ -34,6 +34,9 @@ pub struct Props {
     pub on_select: Callback<Option<SpanRef>>,
     /// A request to zoom to a span; the number makes repeated requests distinct.
     pub focus: Option<(u32, SpanRef)>,
+    /// Spans chosen in a table: drawn emphasised, the others dimmed.
+    #[prop_or_default]
+    pub highlight: Option<Rc<crate::highlight::Highlight>>,
 }
 
 pub enum Msg {
@@ -143,7 +146,11 @@ impl Component for FlameChart {
                     self.last_frame = None;
                 }
                 let hover_changed = self.rehover(&loaded);
-                self.paint(&loaded, ctx.props().selected);
+                self.paint(
+                    &loaded,
+                    ctx.props().selected,
+                    ctx.props().highlight.as_deref(),
+                );
                 hover_changed
             }
             Msg::Wheel(wheel) => {
@@ -337,7 +344,12 @@ impl FlameChart {
         }
     }
 
-    fn paint(&mut self, loaded: &Loaded, selected: Option<SpanRef>) {
+    fn paint(
+        &mut self,
+        loaded: &Loaded,
+        selected: Option<SpanRef>,
+        highlight: Option<&crate::highlight::Highlight>,
+    ) {
         let Some(painter) = &mut self.painter else {
             return;
         };
@@ -349,6 +361,7 @@ impl FlameChart {
             selected,
             titles: &self.titles,
             dark,
+            highlight,
         };
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();

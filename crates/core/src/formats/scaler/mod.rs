@@ -250,7 +250,7 @@ impl ScalerDecoder {
             .map(crate::input::file_name)
             .unwrap_or_default()
             .to_owned();
-        let process = builder.process("scaler", &exe_name);
+        let process = builder.process("?", &exe_name);
         if let Some(exe) = exe {
             builder.metadata("executable", exe);
         }
@@ -297,7 +297,7 @@ impl ScalerDecoder {
             }
             None => {}
         }
-        let t = builder.thread(state.process, &tid, &tid);
+        let t = builder.thread(state.process, &tid, "");
         builder.count_events(t, records.len() as u64);
         if records.is_empty() {
             return;
