@@ -29,6 +29,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
+    Demo {
+        name: "scaler-prodcons",
+        title: "Scaler: producer and consumers",
+        blurb: "Scaler trees of a producer and two consumers: mutex, condition variable and semaphore calls, listed under Tables.",
+    },
 ];
 
 /// The demo called `name`, if it exists.
@@ -39,6 +44,10 @@ pub fn find(name: &str) -> Option<&'static Demo> {
 #[derive(Deserialize)]
 struct Manifest {
     files: Vec<String>,
+    /// The folder the files are presented in (as if dropped); uftrace demos
+    /// leave it out.
+    #[serde(default)]
+    folder: Option<String>,
 }
 
 /// Fetches every file of a demo.
@@ -57,6 +66,7 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
         parse_manifest(&text)
             .map_err(|e| format!("demo {} has a broken manifest: {e}", demo.name))?
     };
+    let folder = manifest.folder.as_deref().unwrap_or("uftrace.data");
     let mut files = Vec::with_capacity(manifest.files.len());
     for name in manifest.files {
         let blob = fetch_response(&format!("{base}{name}"))
@@ -70,7 +80,7 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
         let parts = js_sys::Array::of1(&blob);
         let file = File::new_with_blob_sequence(&parts, &name).map_err(describe)?;
         files.push(InputFile {
-            path: format!("uftrace.data/{name}"),
+            path: format!("{folder}/{name}"),
             blob: file.into(),
         });
     }

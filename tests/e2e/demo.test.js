@@ -11,7 +11,7 @@ for (const name of DEMOS) {
       await page.goto(`${base}?demo=${name}`);
       await waitForState(page, 'ready');
       const report = await pageReport(page);
-      assert.equal(report.format, 'uftrace');
+      assert.equal(report.format, name.startsWith('scaler-') ? 'scaler' : 'uftrace');
       assert.ok(report.threads.length > 0, 'demo report has no threads');
       await assertDrawn(page, report);
     }));

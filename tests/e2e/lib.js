@@ -35,7 +35,7 @@ const CASES = [
   'f-args-auto-dwarf',
   'g-finstrument-functions',
 ];
-const DEMOS = ['a-simple-nested', 'c-pthreads-mutex'];
+const DEMOS = ['a-simple-nested', 'c-pthreads-mutex', 'scaler-prodcons'];
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',

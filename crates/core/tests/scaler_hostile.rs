@@ -324,3 +324,14 @@ fn a_broken_symbol_file_leaves_the_trees_with_fallback_names() {
         .iter()
         .any(|f| f.name == "file0/func8"));
 }
+
+#[test]
+fn timestamps_near_the_end_of_the_range_do_not_overflow_the_report() {
+    let big = i64::MAX / 4 * 3;
+    let mut tree = record(1, &[-1, -1, -1, -1, 1, 2]);
+    tree.extend(record(1, &[0, 1, big + 1, i64::MAX, -1, 0]));
+    tree.extend(record(1, &[0, 1, 0, big, -1, 0]));
+    let trace = decode_files(&[("thread_0x1.bin".into(), tree)]).unwrap();
+    let report = report(&trace);
+    assert_eq!(report.functions[0].calls, 2);
+}
