@@ -122,7 +122,7 @@ fn view_table(
         <div class="table-view" id={format!("table-{}", table.id)} data-table={table.id.clone()}>
             <h3>{ format!("{} ({})", table.title, table.rows.len()) }</h3>
             if !table.note.is_empty() {
-                <p class="note muted">{ &table.note }</p>
+                <p class="table-note muted">{ &table.note }</p>
             }
             <div class="table-scroll">
                 <table class="data-table">

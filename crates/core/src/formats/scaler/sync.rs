@@ -172,14 +172,14 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
         rows.push(vec![
             KINDS[*kind].to_owned(),
             id.clone(),
-            threads.join(" "),
             usage.threads.len().to_string(),
             usage.calls.to_string(),
-            (usage.first - origin).to_string(),
-            (usage.last - origin).to_string(),
             usage.wait_total.to_string(),
             usage.wait_longest.to_string(),
+            (usage.first - origin).to_string(),
+            (usage.last - origin).to_string(),
             usage.open.to_string(),
+            threads.join(" "),
         ]);
         row_highlight.push(Some(Field::new(KINDS[*kind], id.clone())));
     }
@@ -190,14 +190,14 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
         columns: vec![
             Column::text("kind"),
             Column::text("id"),
-            Column::text("threads"),
-            Column::number("thread count"),
+            Column::number("threads"),
             Column::number("calls"),
-            Column::number(&format!("first use ({unit})")),
-            Column::number(&format!("last use ({unit})")),
             Column::number(&format!("waited ({unit})")),
             Column::number(&format!("longest wait ({unit})")),
+            Column::number(&format!("first use ({unit})")),
+            Column::number(&format!("last use ({unit})")),
             Column::number("never returned"),
+            Column::text("thread ids"),
         ],
         rows,
         row_highlight,
