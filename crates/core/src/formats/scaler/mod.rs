@@ -4,7 +4,7 @@
 //! nodes carry the callee's library id and address).
 //!
 //! The JSON files are read first; each tree file is then read in chunks into
-//! records, linked (see [`tree`]) and emitted as one lane. Later Scaler
+//! records, linked (see `tree.rs`) and emitted as one lane. Later Scaler
 //! outputs (raw timing arrays, aggregated `threadTiming_*.bin`) hold no call
 //! trees: they are recognised and refused by [`refusal`].
 
