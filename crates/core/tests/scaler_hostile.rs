@@ -335,3 +335,27 @@ fn timestamps_near_the_end_of_the_range_do_not_overflow_the_report() {
     let report = report(&trace);
     assert_eq!(report.functions[0].calls, 2);
 }
+
+#[test]
+fn every_byte_of_every_tree_flipped_decodes_without_panic() {
+    // One case (all three record types, nesting); the mask varies by offset.
+    let files = case_files("b-nested-callbacks-sync");
+    let json: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".json"))
+        .cloned()
+        .collect();
+    for (path, bytes) in files.iter().filter(|(p, _)| p.ends_with(".bin")) {
+        for at in 0..bytes.len() {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= [0x01u8, 0x80, 0xff][at % 3];
+            let mut input = json.clone();
+            input.push((path.clone(), flipped));
+            // A flipped root may no longer look like Scaler output.
+            if let Ok(trace) = decode_files(&input) {
+                let r = report(&trace);
+                assert!(r.threads.len() <= 1, "{path} at {at}");
+            }
+        }
+    }
+}
