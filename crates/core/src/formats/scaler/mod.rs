@@ -132,6 +132,8 @@ struct State {
     common: Option<CommonIds>,
     thread_symbols: HashMap<String, SymbolFile>,
     process: u32,
+    /// The executable's base name (from symbol.json), empty if unknown.
+    exe_name: String,
     unnamed: u64,
 }
 
@@ -267,6 +269,7 @@ impl ScalerDecoder {
             common,
             thread_symbols,
             process,
+            exe_name,
             unnamed: 0,
         }
     }
@@ -297,7 +300,13 @@ impl ScalerDecoder {
             }
             None => {}
         }
-        let t = builder.thread(state.process, &tid, "");
+        // Lanes are titled by the program (as uftrace's are) and the thread id.
+        let name = if state.exe_name.is_empty() {
+            &tid
+        } else {
+            &state.exe_name
+        };
+        let t = builder.thread(state.process, &tid, name);
         builder.count_events(t, records.len() as u64);
         if records.is_empty() {
             return;
