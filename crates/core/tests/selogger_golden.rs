@@ -45,7 +45,11 @@ fn logprinter_counts(text: &str) -> (BTreeMap<String, u64>, EntryCounts, u64) {
                 .1
                 .split(',')
                 .collect();
-            let key = (row[2].replace('/', "."), row[3].to_owned(), row[4].to_owned());
+            let key = (
+                row[2].replace('/', "."),
+                row[3].to_owned(),
+                row[4].to_owned(),
+            );
             *entries.entry(key).or_insert(0) += 1;
         }
     }
@@ -82,7 +86,11 @@ fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
 
 #[test]
 fn binary_cases_match_logprinter_per_thread_and_per_method() {
-    let cases = ["demo-v040-omni", "demo-v051-omnibinary", "demo-v060-omnibinary"];
+    let cases = [
+        "demo-v040-omni",
+        "demo-v051-omnibinary",
+        "demo-v060-omnibinary",
+    ];
     for case in cases {
         let trace = decode(case);
         let (want_threads, want_entries, want_events) =
@@ -98,7 +106,11 @@ fn binary_cases_match_logprinter_per_thread_and_per_method() {
             .filter(|f| !f.name.starts_with("call "))
             .map(|f| f.calls)
             .sum();
-        assert_eq!(calls, want_entries.values().sum::<u64>(), "{case}: report calls");
+        assert_eq!(
+            calls,
+            want_entries.values().sum::<u64>(),
+            "{case}: report calls"
+        );
         assert_eq!(r.time_unit, "events");
         assert!(
             trace.diagnostics.iter().all(|d| d.kind == "ignored-files"),
@@ -216,9 +228,16 @@ fn spans_have_readable_signatures_and_decoded_values() {
         &"signature=demo.TraceDemo.primitives(byte, short, char, float, double, long, boolean) : double"
             .to_owned()
     ));
-    assert!(all.iter().any(|d| d.starts_with("param 3") && d.ends_with("-1.5")), "a negative float parameter");
+    assert!(
+        all.iter()
+            .any(|d| d.starts_with("param 3") && d.ends_with("-1.5")),
+        "a negative float parameter"
+    );
     assert!(all.iter().any(|d| d == "source=TraceDemo.java"));
-    assert!(all.iter().any(|d| d == "param 0=label = \"default\""), "string contents from LOG$String");
+    assert!(
+        all.iter().any(|d| d == "param 0=label = \"default\""),
+        "string contents from LOG$String"
+    );
 }
 
 /// `key=value` pairs from the README's facts line of a near-omniscient or freq case.
@@ -252,20 +271,46 @@ fn near_omniscient_and_frequency_cases_match_their_readme_totals() {
             .iter()
             .find(|t| t.id == "event-frequency")
             .unwrap_or_else(|| panic!("{case}: event-frequency table"));
-        assert_eq!(table.rows.len() as u64, readme_fact(case, rows_key), "{case}");
-        let total: u64 = table.rows.iter().map(|r| r[4].parse::<u64>().expect("count")).sum();
+        assert_eq!(
+            table.rows.len() as u64,
+            readme_fact(case, rows_key),
+            "{case}"
+        );
+        let total: u64 = table
+            .rows
+            .iter()
+            .map(|r| r[4].parse::<u64>().expect("count"))
+            .sum();
         assert_eq!(total, readme_fact(case, total_key), "{case}");
         let set = &trace.sample_sets[0];
         assert_eq!(set.weights[0].iter().sum::<i64>() as u64, total, "{case}");
         assert!(set.time.is_empty() && !set.note.is_empty());
         assert!(trace.tables.iter().any(|t| t.id == "hot-methods"));
         let near = case.contains("nearomni");
-        assert_eq!(trace.tables.iter().any(|t| t.id == "recent-values"), near, "{case}");
+        assert_eq!(
+            trace.tables.iter().any(|t| t.id == "recent-values"),
+            near,
+            "{case}"
+        );
         assert!(trace.diagnostics.iter().any(|d| d.kind == "no-timeline"));
-        assert!(!trace.diagnostics.iter().any(|d| d.kind == "unknown-data-id"), "{case}");
+        assert!(
+            !trace
+                .diagnostics
+                .iter()
+                .any(|d| d.kind == "unknown-data-id"),
+            "{case}"
+        );
         if let Ok(kept) = std::panic::catch_unwind(|| readme_fact(case, "values_kept")) {
-            let recent = trace.tables.iter().find(|t| t.id == "recent-values").expect("recent");
-            let ours: u64 = recent.rows.iter().map(|r| r[4].parse::<u64>().expect("kept")).sum();
+            let recent = trace
+                .tables
+                .iter()
+                .find(|t| t.id == "recent-values")
+                .expect("recent");
+            let ours: u64 = recent
+                .rows
+                .iter()
+                .map(|r| r[4].parse::<u64>().expect("kept"))
+                .sum();
             assert_eq!(ours, kept, "{case}: values kept");
         }
     }
@@ -274,8 +319,16 @@ fn near_omniscient_and_frequency_cases_match_their_readme_totals() {
 #[test]
 fn hot_methods_count_method_entries() {
     let trace = decode("demo-v060-freq");
-    let hot = trace.tables.iter().find(|t| t.id == "hot-methods").expect("hot");
-    let calls: u64 = hot.rows.iter().map(|r| r[2].parse::<u64>().expect("calls")).sum();
+    let hot = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "hot-methods")
+        .expect("hot");
+    let calls: u64 = hot
+        .rows
+        .iter()
+        .map(|r| r[2].parse::<u64>().expect("calls"))
+        .sum();
     let (_, _, entries) = readme_numbers("demo-v060-omnibinary");
     assert_eq!(calls, entries);
 }
@@ -293,7 +346,41 @@ fn the_truncated_04_json_keeps_what_is_readable_and_says_where_it_broke() {
         .find(|d| d.kind == "truncated-json")
         .expect("truncation reported");
     assert_eq!(cut.offset, Some(size));
-    assert!(cut.file.as_deref().is_some_and(|f| f.ends_with("recentdata.json")));
-    let table = trace.tables.iter().find(|t| t.id == "event-frequency").expect("table");
+    assert!(cut
+        .file
+        .as_deref()
+        .is_some_and(|f| f.ends_with("recentdata.json")));
+    let table = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "event-frequency")
+        .expect("table");
     assert!(table.rows.len() > 100, "{} rows kept", table.rows.len());
+}
+
+#[test]
+fn a_real_stream_cut_anywhere_keeps_the_events_before_the_cut() {
+    let case = "demo-v060-omnibinary";
+    let files = read_folder(&fixtures().join(GROUP).join(case));
+    let slg = files
+        .iter()
+        .position(|(p, _)| p.ends_with("log-00001.slg"))
+        .expect("slg");
+    let length = files[slg].1.len();
+    for cut in (0..length).step_by(4999) {
+        let mut cut_files = files.clone();
+        cut_files[slg].1.truncate(cut);
+        let trace = decode_files(&cut_files).expect("decodes");
+        let events: u64 = trace.threads.iter().map(|t| t.events).sum();
+        assert_eq!(events, (cut / 16) as u64, "cut at {cut}");
+        if cut % 16 != 0 {
+            let d = trace
+                .diagnostics
+                .iter()
+                .find(|d| d.kind == "truncated-record")
+                .expect("reported");
+            assert_eq!(d.offset, Some((cut / 16 * 16) as u64));
+        }
+        let _ = report(&trace);
+    }
 }

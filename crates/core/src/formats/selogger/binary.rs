@@ -32,7 +32,8 @@ impl BinaryStream {
         if !self.carry.is_empty() {
             let need = RECORD_BYTES - self.carry.len();
             let take = need.min(chunk.len());
-            self.carry.extend_from_slice(chunk.get(..take).unwrap_or(&[]));
+            self.carry
+                .extend_from_slice(chunk.get(..take).unwrap_or(&[]));
             chunk = chunk.get(take..).unwrap_or(&[]);
             if self.carry.len() < RECORD_BYTES {
                 return;

@@ -80,7 +80,11 @@ fn looks_like_v04_dataids(head: &[u8]) -> bool {
     let cols: Vec<&str> = first.split(',').collect();
     cols.len() >= 7
         && cols.iter().take(3).all(|c| c.parse::<u64>().is_ok())
-        && cols.iter().skip(3).take(2).all(|c| c.parse::<i64>().is_ok())
+        && cols
+            .iter()
+            .skip(3)
+            .take(2)
+            .all(|c| c.parse::<i64>().is_ok())
         && cols.get(5).is_some_and(|c| {
             !c.is_empty() && c.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         })
@@ -301,7 +305,10 @@ impl SeloggerDecoder {
         }
         let mut objects = Objects::default();
         for (role, add) in [
-            (Role::Types, Objects::add_types as fn(&mut Objects, &str) -> Vec<BadLine>),
+            (
+                Role::Types,
+                Objects::add_types as fn(&mut Objects, &str) -> Vec<BadLine>,
+            ),
             (Role::ObjectTypes, Objects::add_object_types),
             (Role::Strings, Objects::add_strings),
             (Role::Exceptions, Objects::add_exceptions),
@@ -356,9 +363,14 @@ impl SeloggerDecoder {
             };
             let path = self.probes[index].path.clone();
             if let Some((offset, count)) = parsed.bad {
-                replay.builder.diagnose(Severity::DataLoss, "bad-entry", Some(&path), Some(offset), count, || {
-                    "entries that could not be read were skipped".into()
-                });
+                replay.builder.diagnose(
+                    Severity::DataLoss,
+                    "bad-entry",
+                    Some(&path),
+                    Some(offset),
+                    count,
+                    || "entries that could not be read were skipped".into(),
+                );
             }
             if let Some(broken) = &parsed.stopped {
                 let kept = parsed.entries.len();
@@ -450,9 +462,7 @@ impl Decoder for SeloggerDecoder {
             replay
                 .builder
                 .metadata("stream files", streams.len().to_string());
-            replay
-                .builder
-                .metadata("events", replay.events.to_string());
+            replay.builder.metadata("events", replay.events.to_string());
             replay.builder.metadata(
                 "clock",
                 "event sequence number (SELogger records no time in the binary stream)",

@@ -327,8 +327,11 @@ impl Replay {
                         let key = format!("param {}", top.params);
                         top.params += 1;
                         let span = top.span;
-                        self.builder
-                            .add_detail(lane, span, Field::new(key, value.unwrap_or_default()));
+                        self.builder.add_detail(
+                            lane,
+                            span,
+                            Field::new(key, value.unwrap_or_default()),
+                        );
                     }
                 }
             }
@@ -384,9 +387,7 @@ impl Replay {
                 }
                 self.builder.instant(lane, seq, name, fields);
             }
-            EventKind::Reserved | EventKind::Other => {
-                self.settle(state, info.method, false, seq)
-            }
+            EventKind::Reserved | EventKind::Other => self.settle(state, info.method, false, seq),
         }
     }
 
@@ -449,10 +450,7 @@ impl Replay {
                 break;
             };
             let (why, flags) = match frame.kind {
-                FrameKind::Method => (
-                    "left by an exception: no exit was recorded",
-                    SPAN_CUT,
-                ),
+                FrameKind::Method => ("left by an exception: no exit was recorded", SPAN_CUT),
                 FrameKind::Call(_) => ("no CALL_RETURN: the callee threw", 0),
             };
             self.builder

@@ -24,7 +24,10 @@ fn one_type(text: &str) -> Option<(String, &str)> {
     let (base, after) = match first {
         'L' => {
             let end = rest.find(';')?;
-            (simple_name(rest.get(1..end)?).to_owned(), rest.get(end + 1..)?)
+            (
+                simple_name(rest.get(1..end)?).to_owned(),
+                rest.get(end + 1..)?,
+            )
         }
         _ => {
             let name = match first {

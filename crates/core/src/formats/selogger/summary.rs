@@ -81,7 +81,12 @@ pub fn add_views(
             builder.intern(&location_label(l)),
         ];
         if let Some(stack) = builder.stack(&frames) {
-            builder.sample(set, None, stack, &[i64::try_from(e.freq).unwrap_or(i64::MAX)]);
+            builder.sample(
+                set,
+                None,
+                stack,
+                &[i64::try_from(e.freq).unwrap_or(i64::MAX)],
+            );
         }
     }
     builder.sample_set_note(set, NO_TIMELINE);
@@ -110,7 +115,7 @@ fn event_frequency(located: &[(Location, &Entry)]) -> Table {
             )
         })
         .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
     Table {
         id: "event-frequency".into(),
         title: "Event frequency".into(),

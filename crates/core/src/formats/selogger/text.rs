@@ -133,7 +133,10 @@ impl TextStream {
                 Some(&self.file),
                 Some(offset),
                 n,
-                || "lines that are not seqnum,dataId,threadId,value[,timestamp] were skipped".into(),
+                || {
+                    "lines that are not seqnum,dataId,threadId,value[,timestamp] were skipped"
+                        .into()
+                },
             );
         }
     }

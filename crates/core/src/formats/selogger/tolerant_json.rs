@@ -31,7 +31,10 @@ pub struct Elements {
 fn offset_of(text: &[u8], line: usize, column: usize) -> usize {
     let mut at = 0;
     for _ in 1..line {
-        match text.get(at..).and_then(|t| t.iter().position(|&b| b == b'\n')) {
+        match text
+            .get(at..)
+            .and_then(|t| t.iter().position(|&b| b == b'\n'))
+        {
             Some(n) => at += n + 1,
             None => return text.len(),
         }
