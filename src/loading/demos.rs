@@ -29,6 +29,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
+    Demo {
+        name: "selogger-v060-omnibinary",
+        title: "Java execution trace",
+        blurb: "SELogger 0.6 binary trace of a Java program: method and call-site spans per thread, on an event clock.",
+    },
 ];
 
 /// The demo called `name`, if it exists.
