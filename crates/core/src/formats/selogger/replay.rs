@@ -367,7 +367,10 @@ impl Replay {
             }
             EventKind::Catch | EventKind::CatchLabel => {
                 self.settle(state, info.method, true, seq);
-                if info.kind == EventKind::Catch {
+                // The weaver's own catch-all before METHOD_EXCEPTIONAL_EXIT is no real catch.
+                let generated = info.attribute("location") == Some("exceptional-exit")
+                    || info.attribute("exceptionalexit").is_some();
+                if info.kind == EventKind::Catch && !generated {
                     let text = self.statics.objects.describe_exception(event.value as u64);
                     let name = self.builder.intern("catch");
                     let fields = vec![

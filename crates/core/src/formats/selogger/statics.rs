@@ -147,11 +147,11 @@ pub fn lines_with_offsets(text: &str) -> impl Iterator<Item = (u64, &str)> {
     })
 }
 
-/// Puts `value` at index `id`, growing the table; very large ids are refused
-/// so a damaged number cannot make the table huge.
-fn place<T: Clone>(table: &mut Vec<Option<T>>, id: u64, value: T) -> bool {
-    const MAX_ID: u64 = 1 << 26;
-    if id >= MAX_ID {
+/// Puts `value` at index `id`, growing the table. Row k has ID k, so an ID
+/// beyond the file's line count (`max_id`) is damage and is refused: a bad
+/// number must not make the table huge.
+fn place<T: Clone>(table: &mut Vec<Option<T>>, id: u64, value: T, max_id: u64) -> bool {
+    if id > max_id {
         return false;
     }
     let id = id as usize;
@@ -168,6 +168,7 @@ fn place<T: Clone>(table: &mut Vec<Option<T>>, id: u64, value: T) -> bool {
 pub fn parse_methods(text: &str) -> (Vec<Option<MethodInfo>>, Vec<BadLine>) {
     let mut table = Vec::new();
     let mut bad = Vec::new();
+    let max_id = text.lines().count() as u64;
     for (offset, line) in lines_with_offsets(text) {
         if line.is_empty() || line.starts_with("ClassID,") {
             continue;
@@ -183,7 +184,7 @@ pub fn parse_methods(text: &str) -> (Vec<Option<MethodInfo>>, Vec<BadLine>) {
             };
             Some((id, info))
         })();
-        let placed = parsed.is_some_and(|(id, info)| place(&mut table, id, info));
+        let placed = parsed.is_some_and(|(id, info)| place(&mut table, id, info, max_id));
         if !placed {
             bad.push(BadLine { offset });
         }
@@ -242,6 +243,7 @@ pub fn parse_dataids(text: &str, dialect: Dialect) -> (Vec<Option<DataInfo>>, Ve
     let fixed = 7 + names;
     let mut table = Vec::new();
     let mut bad = Vec::new();
+    let max_id = text.lines().count() as u64;
     for (offset, line) in lines_with_offsets(text) {
         if line.is_empty() || line.starts_with("DataID,") {
             continue;
@@ -265,7 +267,7 @@ pub fn parse_dataids(text: &str, dialect: Dialect) -> (Vec<Option<DataInfo>>, Ve
             };
             Some((id, info))
         })();
-        let placed = parsed.is_some_and(|(id, info)| place(&mut table, id, info));
+        let placed = parsed.is_some_and(|(id, info)| place(&mut table, id, info, max_id));
         if !placed {
             bad.push(BadLine { offset });
         }
@@ -297,10 +299,10 @@ mod tests {
         assert_eq!(call.attribute("desc"), Some("()V"));
         assert_eq!(call.line, 35);
 
-        let v06 = "DataID,ClassID,MethodID,ClassName,MethodName,Line,InstructionIndex,EventType,ValueDesc,Attributes\n7,0,3,demo/T,f,40,2,METHOD_PARAM,Ljava/lang/Object;,\"type=java.lang.String,name=label,index=1\"\nbroken\n";
+        let v06 = "DataID,ClassID,MethodID,ClassName,MethodName,Line,InstructionIndex,EventType,ValueDesc,Attributes\n1,0,3,demo/T,f,40,2,METHOD_PARAM,Ljava/lang/Object;,\"type=java.lang.String,name=label,index=1\"\nbroken\n";
         assert_eq!(dataids_dialect(v06), Dialect::V06);
         let (rows, bad) = parse_dataids(v06, Dialect::V06);
-        let param = rows[7].as_ref().unwrap();
+        let param = rows[1].as_ref().unwrap();
         assert_eq!(param.method, 3);
         assert_eq!(param.value, ValueDesc::Object);
         assert_eq!(param.attribute("name"), Some("label"));
@@ -317,5 +319,8 @@ mod tests {
         assert_eq!((m.class.as_str(), m.name.as_str()), ("demo.T", "main"));
         let (rows, _) = parse_methods("0,0,demo/T,<init>,()V,1,,\n");
         assert_eq!(rows[0].as_ref().unwrap().source, "");
+        let (rows, bad) = parse_methods("0,999999999,demo/T,f,()V,1,,\n");
+        assert!(rows.is_empty());
+        assert_eq!(bad, vec![BadLine { offset: 0 }]);
     }
 }
