@@ -470,7 +470,7 @@ impl Decoder for SeloggerDecoder {
             if replay.saw_millis {
                 replay.builder.metadata(
                     "timestamps",
-                    "the text stream has a millisecond column: spans are laid out by event sequence, and each method span shows its wall-clock start and end as the detail \"time (ms)\"",
+                    "the text stream has a millisecond column: spans are laid out by event sequence, and each method and call span shows its wall-clock start and end as the detail \"time (ms)\"",
                 );
             }
         }
