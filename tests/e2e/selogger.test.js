@@ -10,6 +10,8 @@ const { test } = require('node:test');
 const { assertDrawn, cliReport, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
 
 const SELOGGER = path.resolve(__dirname, '../fixtures/selogger');
+// The main thread nests 31 levels (methods and their call sites): every lane fits in a tall window.
+const TALL = { viewport: { width: 1280, height: 1800 } };
 const OMNI = [
   'demo-v040-omni',
   'demo-v051-omnibinary',
@@ -42,7 +44,7 @@ for (const name of OMNI) {
       const events = Object.fromEntries(report.threads.map((th) => [String(th.id), th.events]));
       assert.deepEqual(events, readmeThreadEvents(dir), 'per-thread events differ from the README');
       await assertDrawn(page, report);
-    }));
+    }, TALL));
 }
 
 test('selogger open-folder demo-v060-nearomni-json (no timeline)', (t) =>
@@ -66,4 +68,4 @@ test('?demo=selogger-v060-omnibinary', (t) =>
     assert.equal(report.format, 'selogger');
     assert.equal(report.threads.reduce((n, th) => n + th.events, 0), 7394);
     await assertDrawn(page, report);
-  }));
+  }, TALL));

@@ -260,3 +260,71 @@ fn unknown_data_ids_are_counted_not_drawn_and_chunking_changes_nothing() {
         assert_eq!(report(&chunked), report(&whole), "chunk {chunk}");
     }
 }
+
+fn probe(path: &str, head: &[u8]) -> flamedrop_core::FileProbe {
+    flamedrop_core::FileProbe {
+        path: path.into(),
+        size: head.len() as u64,
+        head: head.to_vec(),
+    }
+}
+
+#[test]
+fn detection_is_by_content_so_renamed_files_are_recognised() {
+    use flamedrop_core::{detect, Format};
+    let v04 = b"0,0,0,-1,-1,RESERVED,V,demo/TraceDemo#<init>#(Ljava/lang/String;)V";
+    assert_eq!(
+        detect(&[probe("unknown", v04)]).ok(),
+        Some(Format::Selogger)
+    );
+    let v06 = b"DataID,ClassID,MethodID,ClassName,MethodName,Line,Instr";
+    assert_eq!(
+        detect(&[probe("renamed.csv", v06)]).ok(),
+        Some(Format::Selogger)
+    );
+    let json = b"{ \"format\":\"nearomni\", \"events\": [\n{\"loadedFrom\"";
+    assert_eq!(detect(&[probe("x", json)]).ok(), Some(Format::Selogger));
+    assert_eq!(
+        detect(&[probe("out/log-00001.slg", &[0; 32])]).ok(),
+        Some(Format::Selogger)
+    );
+    for other in [
+        &b"a,b,c\n1,2,3\n"[..],
+        b"{\"events\":[]}",
+        b"0,1,2,3,4,5,6\n",
+    ] {
+        assert!(detect(&[probe("data.txt", other)]).is_err(), "{other:?}");
+    }
+}
+
+#[test]
+fn a_folder_with_only_frequencies_has_tables_and_no_lanes() {
+    let files = vec![
+        ("o/dataids.txt".to_owned(), DATAIDS.as_bytes().to_vec()),
+        ("o/methods.txt".to_owned(), METHODS.as_bytes().to_vec()),
+        ("o/eventfreq.txt".to_owned(), b"1,4\n7,2\n99,1\n".to_vec()),
+    ];
+    let trace = decode_files(&files).expect("decodes");
+    assert!(trace.threads.is_empty());
+    let hot = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "hot-methods")
+        .expect("hot");
+    assert_eq!(hot.rows[0][0], "p.A.f");
+    assert_eq!(hot.rows[0][2], "4");
+    let unknown = trace
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == "unknown-data-id")
+        .expect("data id 99 is not in dataids.txt");
+    assert_eq!(unknown.count, 1);
+    let set = &trace.sample_sets[0];
+    let frames: Vec<&str> = trace
+        .stacks
+        .frames(set.stack[0])
+        .iter()
+        .map(|&f| trace.str(f))
+        .collect();
+    assert_eq!(frames, vec!["p.A", "p.A.f", "line 3 METHOD_ENTRY"]);
+}

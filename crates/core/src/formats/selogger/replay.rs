@@ -157,7 +157,8 @@ struct ThreadState {
 pub struct Replay {
     pub builder: TraceBuilder,
     pub statics: Statics,
-    process: u32,
+    /// The one process (the JVM), made with the first thread.
+    process: Option<u32>,
     threads: HashMap<i64, ThreadState>,
     /// Events seen, over all stream files.
     pub events: u64,
@@ -168,13 +169,12 @@ pub struct Replay {
 impl Replay {
     /// A replay into a fresh builder.
     pub fn new(statics: Statics, builder: Option<TraceBuilder>) -> Self {
-        let mut builder =
+        let builder =
             builder.unwrap_or_else(|| TraceBuilder::new(Format::Selogger, TimeUnit::Events));
-        let process = builder.process("jvm", "JVM");
         Replay {
             builder,
             statics,
-            process,
+            process: None,
             threads: HashMap::new(),
             events: 0,
             saw_millis: false,
@@ -186,9 +186,11 @@ impl Replay {
             return state.lane;
         }
         let id = thread.to_string();
-        let lane = self
-            .builder
-            .thread(self.process, &id, &format!("thread {id}"));
+        let process = match self.process {
+            Some(p) => p,
+            None => *self.process.insert(self.builder.process("jvm", "JVM")),
+        };
+        let lane = self.builder.thread(process, &id, &format!("thread {id}"));
         self.threads.insert(
             thread,
             ThreadState {
