@@ -189,6 +189,26 @@ fn the_timestamp_column_is_kept_as_a_span_detail() {
 }
 
 #[test]
+fn method_spans_of_every_dialect_have_a_source_line() {
+    for case in [
+        "demo-v040-omni",
+        "demo-v051-omnibinary",
+        "demo-v060-omnibinary",
+    ] {
+        let trace = decode(case);
+        let spans = &trace.threads[0].spans;
+        let main = (0..spans.len() as u32)
+            .find(|&i| trace.str(spans.name[i as usize]) == "demo.TraceDemo.main")
+            .expect("main");
+        let line = spans.details_of(main).iter().find(|f| f.key == "line");
+        assert!(
+            line.is_some_and(|f| f.value.parse::<i64>().is_ok_and(|l| l > 0)),
+            "{case}"
+        );
+    }
+}
+
+#[test]
 fn exceptional_exits_carry_the_exception_type_and_message() {
     let trace = decode("demo-v060-omnibinary");
     let mut exceptions = Vec::new();
