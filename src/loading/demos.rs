@@ -34,6 +34,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Scaler: producer and consumers",
         blurb: "Scaler trees of a producer and two consumers: mutex, condition variable and semaphore calls, listed under Tables.",
     },
+    Demo {
+        name: "selogger-v060-omnibinary",
+        title: "Java execution trace",
+        blurb: "SELogger 0.6 binary trace of a Java program: method and call-site spans per thread, on an event clock.",
+    },
 ];
 
 /// The demo called `name`, if it exists.

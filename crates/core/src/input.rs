@@ -108,6 +108,9 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
     if formats::scaler::detect(probes) {
         return Ok(Format::Scaler);
     }
+    if formats::selogger::detect(probes) {
+        return Ok(Format::Selogger);
+    }
     Err(LoadError::UnknownFormat {
         files: probes.iter().map(|p| p.path.clone()).collect(),
     })
@@ -124,6 +127,7 @@ pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadErro
             }),
             None => Ok(Box::new(formats::scaler::ScalerDecoder::new(probes))),
         },
+        Format::Selogger => Ok(Box::new(formats::selogger::SeloggerDecoder::new(probes))),
         _ => Err(LoadError::UnknownFormat {
             files: probes.into_iter().map(|p| p.path).collect(),
         }),

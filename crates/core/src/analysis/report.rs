@@ -189,7 +189,12 @@ impl Report {
     /// The report as text, laid out like `uftrace report`.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        out.push_str("  Total time   Self time       Calls  Function\n");
+        if self.time_unit == "events" {
+            // A logical clock: durations count events, not time.
+            out.push_str("Total events Self events       Calls  Function\n");
+        } else {
+            out.push_str("  Total time   Self time       Calls  Function\n");
+        }
         out.push_str("  ==========  ==========  ==========  ====================\n");
         for f in &self.functions {
             out.push_str(&format!(

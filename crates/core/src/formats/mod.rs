@@ -1,4 +1,5 @@
 //! One module per input format. Each turns raw files into builder calls.
 
 pub mod scaler;
+pub mod selogger;
 pub mod uftrace;
