@@ -117,13 +117,14 @@ impl RtraceDecoder {
         let chunk = if self.framer.is_none() {
             self.head.extend_from_slice(chunk);
             match handshake::parse(&self.head) {
-                Ok(h) => {
+                // Wait for the padding too: it is part of the handshake.
+                Ok(h) if self.head.len() >= h.len => {
                     let rest = self.head.split_off(h.len.min(self.head.len()));
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
                     rest
                 }
-                Err(_) => return,
+                _ => return,
             }
         } else {
             chunk.to_vec()
