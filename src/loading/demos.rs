@@ -29,6 +29,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
+    Demo {
+        name: "rtrace-c-leaks",
+        title: "Memory leaks",
+        blurb: "sp-rtrace of a small C program: allocations by backtrace, 14 blocks still live at the end.",
+    },
 ];
 
 /// The demo called `name`, if it exists.

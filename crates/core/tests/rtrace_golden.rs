@@ -38,8 +38,15 @@ fn trace_file(case: &str) -> (String, Vec<u8>) {
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "rtrace"))
         .expect("an .rtrace file");
-    let name = path.file_name().expect("name").to_string_lossy().into_owned();
-    (format!("{case}/{name}"), std::fs::read(&path).expect("trace"))
+    let name = path
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    (
+        format!("{case}/{name}"),
+        std::fs::read(&path).expect("trace"),
+    )
 }
 
 fn decode(case: &str) -> Trace {
@@ -47,7 +54,14 @@ fn decode(case: &str) -> Trace {
 }
 
 fn reference(case: &str, name: &str) -> Option<String> {
-    std::fs::read_to_string(fixtures().join("rtrace").join(case).join("reference").join(name)).ok()
+    std::fs::read_to_string(
+        fixtures()
+            .join("rtrace")
+            .join(case)
+            .join("reference")
+            .join(name),
+    )
+    .ok()
 }
 
 /// A call line of postproc's text: ordinal, function, resource type (if
@@ -77,7 +91,10 @@ fn parse_call(line: &str) -> Option<RefCall> {
         None => (head.to_owned(), None),
     };
     let inside = &rest[open + 1..rest.find(')')?];
-    let size = rest.contains(") = 0x").then(|| inside.parse().ok()).flatten();
+    let size = rest
+        .contains(") = 0x")
+        .then(|| inside.parse().ok())
+        .flatten();
     Some(RefCall {
         ordinal,
         function,
@@ -94,7 +111,12 @@ fn calls_of(text: &str) -> Vec<RefCall> {
 fn registry(text: &str) -> Vec<String> {
     text.lines()
         .filter(|l| l.starts_with('<'))
-        .filter_map(|l| l.split_once(" : ")?.1.split_once(" (").map(|(t, _)| t.to_owned()))
+        .filter_map(|l| {
+            l.split_once(" : ")?
+                .1
+                .split_once(" (")
+                .map(|(t, _)| t.to_owned())
+        })
         .collect()
 }
 
@@ -185,8 +207,11 @@ fn every_call_matches_postproc_in_order_function_and_type() {
             *per_function.entry(e.function.clone()).or_default() += 1;
         }
         let r = report(&trace);
-        let reported: BTreeMap<String, u64> =
-            r.functions.iter().map(|f| (f.name.clone(), f.calls)).collect();
+        let reported: BTreeMap<String, u64> = r
+            .functions
+            .iter()
+            .map(|f| (f.name.clone(), f.calls))
+            .collect();
         assert_eq!(reported, per_function, "{case}: calls per function");
     }
 }
@@ -280,7 +305,10 @@ fn the_report_lists_the_largest_leak_groups() {
     let first = r.leaks.first().expect("leak groups");
     assert_eq!(first.resource, "memory");
     assert_eq!((first.count, first.bytes), (1, 5000));
-    assert_eq!(first.frames.first().map(String::as_str), Some("posix_memalign"));
+    assert_eq!(
+        first.frames.first().map(String::as_str),
+        Some("posix_memalign")
+    );
     let total: u64 = r.leaks.iter().map(|l| l.bytes).sum();
     assert_eq!(total, 10446);
     assert!(r.to_text().contains("5000 bytes in 1 block"));
@@ -290,7 +318,11 @@ fn the_report_lists_the_largest_leak_groups() {
 fn i686_heap_info_and_threads_contexts_decode() {
     // HINF of the 32-bit trace, checked against the i686 postproc (correct there).
     let trace = decode("c-leaks-i686");
-    let heap = trace.tables.iter().find(|t| t.id == "heap-info").expect("heap-info");
+    let heap = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "heap-info")
+        .expect("heap-info");
     let value = |name: &str| {
         heap.rows
             .iter()
@@ -303,20 +335,43 @@ fn i686_heap_info_and_threads_contexts_decode() {
     assert_eq!(value("keepcost"), "121960");
     // The 64-bit trace's HINF is twelve dwords; postproc shifts them, we do not.
     let trace = decode("c-leaks");
-    let heap = trace.tables.iter().find(|t| t.id == "heap-info").expect("heap-info");
-    assert!(heap.rows.iter().any(|r| r[0] == "uordblks" && r[1] == "17136"));
+    let heap = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "heap-info")
+        .expect("heap-info");
+    assert!(heap
+        .rows
+        .iter()
+        .any(|r| r[0] == "uordblks" && r[1] == "17136"));
 
     let trace = decode("c-threads-contexts");
-    let contexts = trace.tables.iter().find(|t| t.id == "contexts").expect("contexts");
+    let contexts = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "contexts")
+        .expect("contexts");
     let names: Vec<&str> = contexts.rows.iter().map(|r| r[1].as_str()).collect();
     assert_eq!(names, ["parse", "render"]);
-    let attachments = trace.tables.iter().find(|t| t.id == "attachments").expect("attachments");
+    let attachments = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "attachments")
+        .expect("attachments");
     assert_eq!(attachments.rows.len(), 2);
-    assert_eq!(attachments.rows[0][..2], ["maps".to_string(), "20325-pagemap-maps-0".into()]);
+    assert_eq!(
+        attachments.rows[0][..2],
+        ["maps".to_string(), "20325-pagemap-maps-0".into()]
+    );
     // Calls made in both contexts carry both names.
     let spans = &trace.threads[0].spans;
     let both = (0..spans.len() as u32).find(|&i| {
-        spans.details_of(i).iter().filter(|f| f.key == "context").count() == 2
+        spans
+            .details_of(i)
+            .iter()
+            .filter(|f| f.key == "context")
+            .count()
+            == 2
     });
     assert!(both.is_some(), "a call made in parse and render");
 }
@@ -340,7 +395,10 @@ fn a_dropped_elf_names_the_frames_of_its_module() {
     let elf_path = fixtures().join("rtrace/elf/leaks");
     let files = vec![
         trace_file("c-leaks"),
-        ("elf/leaks".to_owned(), std::fs::read(elf_path).expect("elf")),
+        (
+            "elf/leaks".to_owned(),
+            std::fs::read(elf_path).expect("elf"),
+        ),
     ];
     let trace = decode_files(&files).expect("decodes");
     // postproc -r names frames of the non-PIE executable correctly.
@@ -349,11 +407,18 @@ fn a_dropped_elf_names_the_frames_of_its_module() {
     for line in text.lines().filter_map(|l| l.strip_prefix('\t')) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.len() >= 4 && words[1].ends_with("()") && words[3].ends_with("/leaks") {
-            names.insert(words[0].to_owned(), words[1].trim_end_matches("()").to_owned());
+            names.insert(
+                words[0].to_owned(),
+                words[1].trim_end_matches("()").to_owned(),
+            );
         }
     }
     assert!(names.len() >= 5, "{names:?}");
-    let table = trace.tables.iter().find(|t| t.id == "leaks-memory").expect("leaks");
+    let table = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "leaks-memory")
+        .expect("leaks");
     let mut checked = 0;
     for row in &table.rows {
         // The frames column shows the first frames, then "… N more".
@@ -367,11 +432,22 @@ fn a_dropped_elf_names_the_frames_of_its_module() {
         }
     }
     assert!(checked >= 10, "only {checked} frames checked");
-    let mappings = trace.tables.iter().find(|t| t.id == "mappings").expect("mappings");
-    assert!(mappings.rows.iter().any(|r| r[2].ends_with("/leaks") && r[3].starts_with("from")));
+    let mappings = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "mappings")
+        .expect("mappings");
+    assert!(mappings
+        .rows
+        .iter()
+        .any(|r| r[2].ends_with("/leaks") && r[3].starts_with("from")));
     // Without the ELF file, the same frames are module+offset.
     let plain = decode("c-leaks");
-    let table = plain.tables.iter().find(|t| t.id == "leaks-memory").expect("leaks");
+    let table = plain
+        .tables
+        .iter()
+        .find(|t| t.id == "leaks-memory")
+        .expect("leaks");
     assert!(table.rows.iter().any(|r| r[4].contains("leaks+0x")));
     assert!(table.rows.iter().any(|r| r[4].contains("libc.so.6+0x")));
 }

@@ -19,7 +19,11 @@ fn traces() -> Vec<(String, Vec<u8>)> {
         for f in files {
             let path = f.expect("entry").path();
             if path.extension().is_some_and(|x| x == "rtrace") {
-                let name = path.file_name().expect("name").to_string_lossy().into_owned();
+                let name = path
+                    .file_name()
+                    .expect("name")
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((name, std::fs::read(&path).expect("trace")));
             }
         }
@@ -42,7 +46,9 @@ impl Rng {
 
 /// Decodes `data` cut at each offset `cuts` yields and checks the result.
 fn check_cuts(name: &str, data: &[u8], cuts: impl Iterator<Item = usize>) {
-    let calls = decode_files(&[(name.to_owned(), data.to_vec())]).expect("whole").threads[0]
+    let calls = decode_files(&[(name.to_owned(), data.to_vec())])
+        .expect("whole")
+        .threads[0]
         .spans
         .len();
     let mut previous_calls = 0;
@@ -120,7 +126,9 @@ fn chunking_does_not_change_the_result() {
     for (name, data) in traces().into_iter().take(2) {
         let whole = report(&decode_files(&[(name.clone(), data.clone())]).expect("whole"));
         for chunk in [1, 3, 7, 64, 4096] {
-            let r = report(&decode_files_chunked(&[(name.clone(), data.clone())], chunk).expect("chunked"));
+            let r = report(
+                &decode_files_chunked(&[(name.clone(), data.clone())], chunk).expect("chunked"),
+            );
             assert_eq!(r, whole, "{name} in chunks of {chunk}");
         }
     }
@@ -128,8 +136,27 @@ fn chunking_does_not_change_the_result() {
 
 /// A protocol 2.0 stream built by hand in either byte order.
 fn stream(big: bool, major: u8, minor: u8, packets: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
-    let mut out = vec![0xf0, 0x0a, major, minor, 4, b'a', b'r', b'm', b'7', u8::from(big), 4, 0];
-    let word = |v: u32| if big { v.to_be_bytes() } else { v.to_le_bytes() };
+    let mut out = vec![
+        0xf0,
+        0x0a,
+        major,
+        minor,
+        4,
+        b'a',
+        b'r',
+        b'm',
+        b'7',
+        u8::from(big),
+        4,
+        0,
+    ];
+    let word = |v: u32| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
     for (tag, payload) in packets {
         let mut code = **tag;
         if major == 1 && minor < 2 {
@@ -150,7 +177,7 @@ fn stream(big: bool, major: u8, minor: u8, packets: &[(&[u8; 4], Vec<u8>)]) -> V
 
 fn string(big: bool, s: &str) -> Vec<u8> {
     let mut len = s.len();
-    while (2 + len) % 4 != 0 {
+    while !(2 + len).is_multiple_of(4) {
         len += 1;
     }
     let mut out = if big {
@@ -164,7 +191,13 @@ fn string(big: bool, s: &str) -> Vec<u8> {
 }
 
 fn call(big: bool, kind: u32, function: &str, size: u32, id: u32) -> Vec<u8> {
-    let word = |v: u32| if big { v.to_be_bytes() } else { v.to_le_bytes() };
+    let word = |v: u32| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
     let mut p = Vec::new();
     for v in [1, 0, 0, kind] {
         p.extend(word(v));
@@ -176,7 +209,13 @@ fn call(big: bool, kind: u32, function: &str, size: u32, id: u32) -> Vec<u8> {
 }
 
 fn packets(big: bool, refcount: bool) -> Vec<(&'static [u8; 4], Vec<u8>)> {
-    let word = |v: u32| if big { v.to_be_bytes() } else { v.to_le_bytes() };
+    let word = |v: u32| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
     let mut resr = word(1).to_vec();
     resr.extend(word(u32::from(refcount)));
     resr.extend(string(big, "gobject"));
@@ -220,10 +259,24 @@ fn big_endian_streams_and_refcounted_resources() {
             // Refcounted: new + ref, one unref → still live. Plain: the second
             // alloc replaces the first, whose block stays live; the unref frees
             // the second.
-            assert_eq!(gobject.totals.allocs, if refcount { 1 } else { 2 }, "big={big}");
-            assert_eq!(gobject.totals.live_blocks, 1, "big={big} refcount={refcount}");
-            let unknown = trace.diagnostics.iter().find(|d| d.kind == "unknown-packet");
-            assert!(unknown.is_some_and(|d| d.message.contains("XTRA")), "{:?}", trace.diagnostics);
+            assert_eq!(
+                gobject.totals.allocs,
+                if refcount { 1 } else { 2 },
+                "big={big}"
+            );
+            assert_eq!(
+                gobject.totals.live_blocks, 1,
+                "big={big} refcount={refcount}"
+            );
+            let unknown = trace
+                .diagnostics
+                .iter()
+                .find(|d| d.kind == "unknown-packet");
+            assert!(
+                unknown.is_some_and(|d| d.message.contains("XTRA")),
+                "{:?}",
+                trace.diagnostics
+            );
             let leak = &r.leaks[0];
             assert_eq!(leak.frames, ["g_object_new", "app+0x234", "0x9999"]);
         }
@@ -235,7 +288,12 @@ fn protocol_1_0_codes_and_1_x_headers_decode() {
     for (major, minor) in [(1, 0), (1, 2), (1, 4)] {
         let data = stream(false, major, minor, &packets(false, false));
         let trace = decode_files(&[("1-0.rtrace".into(), data)]).expect("decodes");
-        assert_eq!(trace.threads[0].spans.len(), 3, "{major}.{minor}: {:?}", trace.diagnostics);
+        assert_eq!(
+            trace.threads[0].spans.len(),
+            3,
+            "{major}.{minor}: {:?}",
+            trace.diagnostics
+        );
     }
 }
 
@@ -247,7 +305,11 @@ fn garbage_between_packets_is_skipped_and_counted() {
     data.extend(&stream(false, 2, 0, &p[3..])[12..]);
     let trace = decode_files(&[("1-0.rtrace".into(), data)]).expect("decodes");
     assert_eq!(trace.threads[0].spans.len(), 3);
-    let d = trace.diagnostics.iter().find(|d| d.kind == "unreadable-bytes").expect("reported");
+    let d = trace
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == "unreadable-bytes")
+        .expect("reported");
     assert_eq!(d.count, 20);
     assert!(d.text().contains("1-0.rtrace"));
 }

@@ -174,7 +174,11 @@ pub fn report(trace: &Trace) -> Report {
             })
             .collect(),
         diagnostics,
-        leaks: trace.allocations.iter().flat_map(|a| leak_groups(trace, a)).collect(),
+        leaks: trace
+            .allocations
+            .iter()
+            .flat_map(|a| leak_groups(trace, a))
+            .collect(),
     }
 }
 
@@ -190,7 +194,8 @@ pub fn leak_groups(trace: &Trace, a: &Allocations) -> Vec<LeakReport> {
             g.1 += size;
         }
     }
-    let mut groups: Vec<(u32, u64, u64)> = by_stack.into_iter().map(|(s, (c, b))| (s, c, b)).collect();
+    let mut groups: Vec<(u32, u64, u64)> =
+        by_stack.into_iter().map(|(s, (c, b))| (s, c, b)).collect();
     groups.sort_by(|x, y| (y.2, y.1, x.0).cmp(&(x.2, x.1, y.0)));
     groups
         .into_iter()
@@ -265,7 +270,9 @@ impl Report {
             ));
         }
         if !self.leaks.is_empty() {
-            out.push_str("\nLargest leaks (live at the end, by allocation stack, innermost first):\n");
+            out.push_str(
+                "\nLargest leaks (live at the end, by allocation stack, innermost first):\n",
+            );
         }
         for l in &self.leaks {
             out.push_str(&format!(

@@ -1,4 +1,4 @@
 //! One module per input format. Each turns raw files into builder calls.
 
-pub mod uftrace;
 pub mod rtrace;
+pub mod uftrace;

@@ -115,24 +115,27 @@ pub fn build(
                     builder.add_detail(thread, span, Field::new("reference", text));
                     continue;
                 }
-                let stack = *stacks.entry((call.backtrace, call.function)).or_insert_with(|| {
-                    let frames: Vec<StrId> = session
-                        .backtrace(call)
-                        .iter()
-                        .rev()
-                        .map(|&a| {
-                            *frame_names
-                                .entry(a)
-                                .or_insert_with(|| builder.intern(&symbolizer.frame_name(a)))
-                        })
-                        .collect();
-                    let base = builder
-                        .stack(&frames)
-                        .unwrap_or_else(|| builder.child_stack(NO_PARENT, no_backtrace));
-                    builder.child_stack(base, name)
-                });
+                let stack = *stacks
+                    .entry((call.backtrace, call.function))
+                    .or_insert_with(|| {
+                        let frames: Vec<StrId> = session
+                            .backtrace(call)
+                            .iter()
+                            .rev()
+                            .map(|&a| {
+                                *frame_names
+                                    .entry(a)
+                                    .or_insert_with(|| builder.intern(&symbolizer.frame_name(a)))
+                            })
+                            .collect();
+                        let base = builder
+                            .stack(&frames)
+                            .unwrap_or_else(|| builder.child_stack(NO_PARENT, no_backtrace));
+                        builder.child_stack(base, name)
+                    });
                 let size = u64::from(call.size as u32);
-                let allocation = builder.allocate(slot.resource, thread, time, size, call.id, stack);
+                let allocation =
+                    builder.allocate(slot.resource, thread, time, size, call.id, stack);
                 slot.live_total = slot.live_total.saturating_add(size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
                 // An older block with the same id is not released by this; it
@@ -170,7 +173,11 @@ pub fn build(
                 slot.live_total = slot.live_total.saturating_sub(block.size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
                 let freed_call = block.call;
-                builder.add_detail(thread, span, Field::new("frees", format!("call #{freed_call}")));
+                builder.add_detail(
+                    thread,
+                    span,
+                    Field::new("frees", format!("call #{freed_call}")),
+                );
                 let freed_by = Field::new("freed by", format!("call #{ordinal}"));
                 builder.add_detail(thread, block.span, freed_by);
             }
@@ -184,7 +191,11 @@ pub fn build(
             list.iter()
                 .filter(|b| !b.freed)
                 .map(|b| {
-                    builder.add_detail(thread, b.span, Field::new("freed by", "never (live at the end)"));
+                    builder.add_detail(
+                        thread,
+                        b.span,
+                        Field::new("freed by", "never (live at the end)"),
+                    );
                     LiveBlock {
                         call: b.call,
                         backtrace: b.backtrace,
@@ -258,16 +269,15 @@ fn call_details(
         CALL_FREE => "free",
         _ => "undefined",
     };
-    let mut out = vec![
-        Field::new("call", kind),
-        Field::new("resource", resource),
-    ];
+    let mut out = vec![Field::new("call", kind), Field::new("resource", resource)];
     if call.kind == CALL_ALLOC {
         out.push(Field::new("size", call.size.to_string()));
     }
     out.push(Field::new("id", format!("{:#x}", call.id)));
     for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
-        let name = contexts.get(&bit).map_or_else(|| format!("{bit:#x}"), |n| (*n).to_owned());
+        let name = contexts
+            .get(&bit)
+            .map_or_else(|| format!("{bit:#x}"), |n| (*n).to_owned());
         out.push(Field::new("context", name));
     }
     if call.timestamp != 0 {
@@ -304,9 +314,17 @@ fn report_counts(builder: &mut TraceBuilder, unmatched: u64, undefined: u64, unk
         });
     }
     if undefined > 0 {
-        builder.diagnose(Severity::Info, "undefined-call", None, None, undefined, || {
-            "calls of undefined type (neither allocation nor release) are shown but not counted".into()
-        });
+        builder.diagnose(
+            Severity::Info,
+            "undefined-call",
+            None,
+            None,
+            undefined,
+            || {
+                "calls of undefined type (neither allocation nor release) are shown but not counted"
+                    .into()
+            },
+        );
     }
     if unknown > 0 {
         builder.diagnose(Severity::DataLoss, "unknown-resource", None, None, unknown, || {

@@ -169,7 +169,13 @@ pub fn parse(data: &[u8]) -> Result<ElfSymbols, String> {
             budget -= 1;
             let at = offset.saturating_add(s * entsize);
             let fields = if wide {
-                (r.u32(at), r.u8(at + 4), r.u16(at + 6), r.u64(at + 8), r.u64(at + 16))
+                (
+                    r.u32(at),
+                    r.u8(at + 4),
+                    r.u16(at + 6),
+                    r.u64(at + 8),
+                    r.u64(at + 16),
+                )
             } else {
                 (
                     r.u32(at),

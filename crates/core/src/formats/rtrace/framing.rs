@@ -37,12 +37,21 @@ pub enum Event {
     Packet(Packet),
     /// A header with a plausible length but a tag the protocol does not
     /// define: the packet was skipped by its length.
-    Unknown { tag: [u8; 4], offset: u64, len: usize },
+    Unknown {
+        tag: [u8; 4],
+        offset: u64,
+        len: usize,
+    },
     /// Bytes that do not frame as a packet (impossible length); skipped while
     /// looking for the next known tag.
-    Garbage { offset: u64, len: usize },
+    Garbage {
+        offset: u64,
+        len: usize,
+    },
     /// A second handshake: another recording session was appended. Framing stops.
-    SecondHandshake { offset: u64 },
+    SecondHandshake {
+        offset: u64,
+    },
 }
 
 /// Turns chunks of the stream into packets, keeping only the unfinished tail.
@@ -155,8 +164,7 @@ impl Framer {
         let Some(rest) = self.pending.get(at..) else {
             return Step::NeedMore;
         };
-        if rest.first() == Some(&super::handshake::MAGIC) && super::handshake::parse(rest).is_ok()
-        {
+        if rest.first() == Some(&super::handshake::MAGIC) && super::handshake::parse(rest).is_ok() {
             return Step::Stop;
         }
         let (Some(first), Some(second)) = (self.u32_at(at), self.u32_at(at + 4)) else {
@@ -173,7 +181,7 @@ impl Framer {
         let len = len as usize;
         let tag = self.tag_of(code);
         let known = TAGS.iter().any(|t| **t == tag);
-        if len > MAX_PAYLOAD || len % 4 != 0 || (self.resyncing && !known) {
+        if len > MAX_PAYLOAD || !len.is_multiple_of(4) || (self.resyncing && !known) {
             return Step::Skip;
         }
         if rest.len() < 8 + len {
@@ -200,7 +208,11 @@ impl Framer {
 enum Step {
     NeedMore,
     Skip,
-    Frame { tag: [u8; 4], len: usize, known: bool },
+    Frame {
+        tag: [u8; 4],
+        len: usize,
+        known: bool,
+    },
     Stop,
 }
 
@@ -222,11 +234,15 @@ mod tests {
         let mut f = Framer::new(&h);
         let events = collect(&mut f, b"CALL\x04\x00\x00\x00abcdBTRC\x00\x00\x00\x00");
         assert_eq!(events.len(), 2);
-        assert!(matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"abcd" && p.offset == 12));
+        assert!(
+            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"abcd" && p.offset == 12)
+        );
         let h = parse(b"\xf0\x0a\x01\x04\x04i686\x01\x04").expect("handshake");
         let mut f = Framer::new(&h);
         let events = collect(&mut f, b"\x00\x00\x00\x08LLACwxyz");
-        assert!(matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"wxyz"));
+        assert!(
+            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"wxyz")
+        );
     }
 
     #[test]

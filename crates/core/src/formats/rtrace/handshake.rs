@@ -80,7 +80,7 @@ pub fn parse(bytes: &[u8]) -> Result<Handshake, HandshakeError> {
             "pointer size {pointer_size} is neither 4 nor 8"
         )));
     }
-    if len % 4 != 0 {
+    if !len.is_multiple_of(4) {
         return Err(HandshakeError::Invalid(format!(
             "handshake length {len} is not padded to a multiple of 4"
         )));

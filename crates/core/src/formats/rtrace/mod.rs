@@ -66,11 +66,16 @@ impl RtraceDecoder {
     /// A decoder for the offered files: the first trace by path, and every ELF file.
     pub fn new(probes: Vec<FileProbe>) -> Self {
         let mut builder = TraceBuilder::new(Format::SpRtrace, TimeUnit::Events);
-        let mut traces: Vec<usize> = (0..probes.len()).filter(|&i| is_trace(&probes[i])).collect();
+        let mut traces: Vec<usize> = (0..probes.len())
+            .filter(|&i| is_trace(&probes[i]))
+            .collect();
         traces.sort_by(|&a, &b| probes[a].path.cmp(&probes[b].path));
         let trace_file = traces.first().copied();
         if traces.len() > 1 {
-            let others: Vec<&str> = traces[1..].iter().map(|&i| probes[i].path.as_str()).collect();
+            let others: Vec<&str> = traces[1..]
+                .iter()
+                .map(|&i| probes[i].path.as_str())
+                .collect();
             let n = others.len() as u64;
             builder.diagnose(Severity::Info, "other-sessions", None, None, n, || {
                 format!(
@@ -88,7 +93,10 @@ impl RtraceDecoder {
             if p.size > MAX_ELF_BYTES {
                 let path = p.path.clone();
                 builder.diagnose(Severity::Info, "elf-too-big", Some(&path), None, 1, || {
-                    format!("ELF files over {} MiB are not read for symbols", MAX_ELF_BYTES >> 20)
+                    format!(
+                        "ELF files over {} MiB are not read for symbols",
+                        MAX_ELF_BYTES >> 20
+                    )
                 });
             } else {
                 plan.push(i);
@@ -182,11 +190,15 @@ impl RtraceDecoder {
         let Some(framer) = self.framer.as_mut() else {
             let reason = match handshake::parse(&self.head) {
                 Err(HandshakeError::Invalid(why)) => why,
-                _ => format!("the file ends after {} bytes, inside the handshake", self.head.len()),
+                _ => format!(
+                    "the file ends after {} bytes, inside the handshake",
+                    self.head.len()
+                ),
             };
-            self.builder.diagnose(Severity::Error, "no-handshake", file, Some(0), 1, || {
-                format!("not a readable sp-rtrace stream: {reason}")
-            });
+            self.builder
+                .diagnose(Severity::Error, "no-handshake", file, Some(0), 1, || {
+                    format!("not a readable sp-rtrace stream: {reason}")
+                });
             return;
         };
         let mut events = Vec::new();
@@ -196,9 +208,18 @@ impl RtraceDecoder {
             self.handle(event);
         }
         if pending > 0 && !stopped {
-            self.builder.diagnose(Severity::DataLoss, "truncated-packet", file, Some(at), 1, || {
-                format!("the file ends inside a packet; its last {pending} bytes were not decoded")
-            });
+            self.builder.diagnose(
+                Severity::DataLoss,
+                "truncated-packet",
+                file,
+                Some(at),
+                1,
+                || {
+                    format!(
+                        "the file ends inside a packet; its last {pending} bytes were not decoded"
+                    )
+                },
+            );
         }
     }
 
@@ -208,15 +229,25 @@ impl RtraceDecoder {
                 self.elves.insert(file_name(&name).to_owned(), symbols);
             }
             Err(why) => {
-                self.builder.diagnose(Severity::Info, "elf-unreadable", Some(path), None, 1, || {
-                    format!("no symbols read from this ELF file: {why}")
-                });
+                self.builder.diagnose(
+                    Severity::Info,
+                    "elf-unreadable",
+                    Some(path),
+                    None,
+                    1,
+                    || format!("no symbols read from this ELF file: {why}"),
+                );
             }
         }
     }
 }
 
-fn report_problem(builder: &mut TraceBuilder, file: Option<&str>, offset: u64, problem: Option<Problem>) {
+fn report_problem(
+    builder: &mut TraceBuilder,
+    file: Option<&str>,
+    offset: u64,
+    problem: Option<Problem>,
+) {
     match problem {
         None => {}
         Some(Problem::Orphan(tag)) => {

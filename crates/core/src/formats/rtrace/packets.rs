@@ -251,7 +251,11 @@ pub fn decode(tag: &[u8; 4], payload: &[u8], handshake: &Handshake) -> Option<Pa
         },
         b"RESR" => Payload::Resource {
             id: c.u32()?,
-            flags: if handshake.at_least(1, 3) { c.u32()? } else { 0 },
+            flags: if handshake.at_least(1, 3) {
+                c.u32()?
+            } else {
+                0
+            },
             name: c.string()?,
             description: c.string()?,
         },
@@ -358,7 +362,10 @@ mod tests {
             (call.resource_type, call.context, call.timestamp, call.kind),
             (1, 3, 1_064_149, CALL_ALLOC)
         );
-        assert_eq!((call.function.as_str(), call.size, call.id), ("malloc", 32, 0xe3b_32a0));
+        assert_eq!(
+            (call.function.as_str(), call.size, call.id),
+            ("malloc", 32, 0xe3b_32a0)
+        );
         assert_eq!(decode(b"CALL", &p[..p.len() - 1], &h), None);
     }
 
@@ -369,13 +376,22 @@ mod tests {
         let Some(Payload::HeapInfo(i)) = decode(b"HINF", &dwords, &h) else {
             panic!("no heap info");
         };
-        assert_eq!((i.heap_bottom, i.heap_top, i.fields[0], i.fields[9]), (1, 2, 3, 12));
-        let mut wide: Vec<u8> = [0x10u64, 0x20].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(
+            (i.heap_bottom, i.heap_top, i.fields[0], i.fields[9]),
+            (1, 2, 3, 12)
+        );
+        let mut wide: Vec<u8> = [0x10u64, 0x20]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         wide.extend((3u32..=12).flat_map(u32::to_le_bytes));
         let Some(Payload::HeapInfo(i)) = decode(b"HINF", &wide, &h) else {
             panic!("no heap info");
         };
-        assert_eq!((i.heap_bottom, i.heap_top, i.fields[0], i.payload_len), (0x10, 0x20, 3, 56));
+        assert_eq!(
+            (i.heap_bottom, i.heap_top, i.fields[0], i.payload_len),
+            (0x10, 0x20, 3, 56)
+        );
     }
 
     #[test]

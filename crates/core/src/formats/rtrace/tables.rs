@@ -59,9 +59,7 @@ fn leak_table(
         }
     }
     let mut groups: Vec<_> = groups.into_iter().collect();
-    groups.sort_by(|a, b| {
-        (b.1 .1, b.1 .0, a.1 .2.first()).cmp(&(a.1 .1, a.1 .0, b.1 .2.first()))
-    });
+    groups.sort_by(|a, b| (b.1 .1, b.1 .0, a.1 .2.first()).cmp(&(a.1 .1, a.1 .0, b.1 .2.first())));
     let total_blocks: u64 = groups.iter().map(|g| g.1 .0).sum();
     let total_size: u64 = groups.iter().map(|g| g.1 .1).sum();
     let mut rows = Vec::with_capacity(groups.len());
@@ -279,7 +277,11 @@ pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
         }
     }
     if let Some((dir, options)) = &session.output {
-        let dir = if dir.is_empty() { "(working directory)" } else { dir };
+        let dir = if dir.is_empty() {
+            "(working directory)"
+        } else {
+            dir
+        };
         builder.metadata("output directory", dir.to_owned());
         if !options.is_empty() {
             builder.metadata("post-processor options", options.clone());
@@ -356,7 +358,10 @@ mod tests {
     #[test]
     fn pinf_times_print_in_utc() {
         // c-leaks: 1795288989.560381 is 2026-11-21 19:23:09 UTC (postproc's header).
-        assert_eq!(utc_text(1_795_288_989, 560_381), "2026-11-21 19:23:09.560381");
+        assert_eq!(
+            utc_text(1_795_288_989, 560_381),
+            "2026-11-21 19:23:09.560381"
+        );
         assert_eq!(utc_text(0, 0), "1970-01-01 00:00:00.000000");
     }
 
