@@ -108,6 +108,7 @@ pub fn parse(data: &[u8]) -> Result<ElfSymbols, String> {
         wide,
     };
     let short = || "ELF header is cut short".to_string();
+    let end = data.len() as u64;
     // Header field offsets differ by class only in the address-sized fields.
     let (phoff, shoff, phentsize_at) = if wide { (32, 40, 54) } else { (28, 32, 42) };
     let phoff = r.word(phoff).ok_or_else(short)?;
@@ -119,7 +120,8 @@ pub fn parse(data: &[u8]) -> Result<ElfSymbols, String> {
 
     let mut exec_vaddr = None;
     for i in 0..phnum {
-        let at = phoff.saturating_add(i.saturating_mul(phentsize));
+        // Clamped to the file, so adding a field offset cannot overflow.
+        let at = phoff.saturating_add(i.saturating_mul(phentsize)).min(end);
         let (Some(kind), Some(flags), Some(vaddr)) = (
             r.u32(at),
             r.u32(at + if wide { 4 } else { 24 }),
@@ -139,7 +141,7 @@ pub fn parse(data: &[u8]) -> Result<ElfSymbols, String> {
     // budget keeps the work proportional to the file.
     let mut budget = data.len() / 8;
     let section = |i: u64| -> Option<(u32, u64, u64, u32, u64)> {
-        let at = shoff.checked_add(i.checked_mul(shentsize)?)?;
+        let at = shoff.checked_add(i.checked_mul(shentsize)?)?.min(end);
         let (w, o) = if wide { (8, 24) } else { (4, 16) };
         // sh_type, sh_offset, sh_size, sh_link, sh_entsize
         Some((
@@ -167,7 +169,7 @@ pub fn parse(data: &[u8]) -> Result<ElfSymbols, String> {
                 break;
             }
             budget -= 1;
-            let at = offset.saturating_add(s * entsize);
+            let at = offset.saturating_add(s * entsize).min(end);
             let fields = if wide {
                 (
                     r.u32(at),

@@ -7,7 +7,7 @@
 //! systems the bytes on disk are reversed. Protocol 1.0 wrote the codes with the
 //! second character repeated (`CAAA` for `CALL`); those are mapped back here.
 
-use super::handshake::Handshake;
+use super::handshake::{Handshake, HandshakeError};
 
 /// Every packet tag the protocol defines.
 pub const TAGS: [&[u8; 4]; 12] = [
@@ -164,8 +164,12 @@ impl Framer {
         let Some(rest) = self.pending.get(at..) else {
             return Step::NeedMore;
         };
-        if rest.first() == Some(&super::handshake::MAGIC) && super::handshake::parse(rest).is_ok() {
-            return Step::Stop;
+        if rest.first() == Some(&super::handshake::MAGIC) {
+            match super::handshake::parse(rest) {
+                Ok(_) => return Step::Stop,
+                Err(HandshakeError::Short) => return Step::NeedMore,
+                Err(HandshakeError::Invalid(_)) => {}
+            }
         }
         let (Some(first), Some(second)) = (self.u32_at(at), self.u32_at(at + 4)) else {
             return Step::NeedMore;

@@ -398,7 +398,7 @@ mod tests {
     fn arguments_as_pairs_or_as_old_single_strings() {
         let h = x86_64();
         let mut p = 1u32.to_le_bytes().to_vec();
-        p.extend_from_slice(b"\x04\x00path\x02\x00/a");
+        p.extend_from_slice(b"\x06\x00path\x00\x00\x02\x00/a");
         assert_eq!(
             decode(b"ARGS", &p, &h),
             Some(Payload::Arguments(vec![("path".into(), "/a".into())]))
