@@ -2,12 +2,12 @@
 //! tracer, every protocol version (1.0–1.4 with `[size][type]` packet headers,
 //! 2.0 with `[type][len]`), either byte order, 4- or 8-byte pointers.
 //!
-//! The trace file streams through [`framing::Framer`] into a
-//! [`session::Session`]; at the end the calls become allocations per resource
-//! type, one-step spans on the process lane, live counters and tables
-//! ([`calls`], [`tables`]). ELF files dropped beside the trace are read for
-//! their symbol tables and name the frames of the modules they match
-//! ([`elf`], [`modules`]). Facts: `specs/notes/sp-rtrace.md`.
+//! The trace file streams through the framer (`framing.rs`) into a session
+//! (`session.rs`); at the end the calls become allocations per resource type,
+//! one-step spans on the process lane, live counters and tables (`calls.rs`,
+//! `tables.rs`). ELF files dropped beside the trace are read for their symbol
+//! tables and name the frames of the modules they match (`elf.rs`,
+//! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`.
 
 mod calls;
 mod elf;
