@@ -33,7 +33,11 @@ pub const LEAK_GROUPS_PER_RESOURCE: usize = 10;
 pub struct LeakReport {
     pub resource: String,
     pub count: u64,
+    /// Sum of the blocks' sizes, in `size_unit`.
     pub bytes: u64,
+    /// What sizes count (`bytes`, or `count` for descriptors and handles).
+    #[serde(default)]
+    pub size_unit: String,
     /// The allocation stack, innermost frame first.
     pub frames: Vec<String>,
 }
@@ -204,6 +208,7 @@ pub fn leak_groups(trace: &Trace, a: &Allocations) -> Vec<LeakReport> {
             resource: a.resource.clone(),
             count,
             bytes,
+            size_unit: a.size_unit.clone(),
             frames: trace
                 .stacks
                 .frames(stack)
@@ -275,10 +280,14 @@ impl Report {
             );
         }
         for l in &self.leaks {
-            out.push_str(&format!(
-                "  {}: {} bytes in {} block(s)\n",
-                l.resource, l.bytes, l.count
-            ));
+            if l.size_unit == "bytes" {
+                out.push_str(&format!(
+                    "  {}: {} bytes in {} block(s)\n",
+                    l.resource, l.bytes, l.count
+                ));
+            } else {
+                out.push_str(&format!("  {}: {} block(s)\n", l.resource, l.count));
+            }
             for frame in l.frames.iter().take(8) {
                 out.push_str(&format!("      {frame}\n"));
             }
