@@ -313,3 +313,26 @@ fn garbage_between_packets_is_skipped_and_counted() {
     assert_eq!(d.count, 20);
     assert!(d.text().contains("1-0.rtrace"));
 }
+
+#[test]
+fn unregistered_resource_types_are_kept_and_bounded() {
+    let word = |v: u32| v.to_le_bytes();
+    let mut p = packets(false, false);
+    for id in 2..60u32 {
+        let mut c = call(false, 2, "alloc", 8, id);
+        c[..4].copy_from_slice(&word(id));
+        p.push((b"CALL", c));
+        p.push((b"BTRC", word(0).to_vec()));
+    }
+    let data = stream(false, 2, 0, &p);
+    let trace = decode_files(&[("1-0.rtrace".into(), data)]).expect("decodes");
+    assert_eq!(trace.allocations.len(), 1 + 16);
+    let kept: usize = trace.allocations.iter().map(|a| a.len()).sum();
+    assert_eq!(kept, 2 + 58);
+    let d = trace
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == "unknown-resource")
+        .expect("reported");
+    assert_eq!(d.count, 16);
+}

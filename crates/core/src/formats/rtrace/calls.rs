@@ -19,6 +19,9 @@ use crate::model::{
 };
 use std::collections::HashMap;
 
+/// Resource types not registered by RESR that get their own slot.
+const MAX_UNREGISTERED_TYPES: u64 = 16;
+
 /// The model side of one resource type.
 pub struct ResourceSlot {
     /// RESR id (the CALL's `res_type_id`).
@@ -88,9 +91,16 @@ pub fn build(
         let slot_index = match slots.iter().position(|s| s.type_id == call.resource_type) {
             Some(i) => i,
             None if session.resources.is_empty() && !slots.is_empty() => 0,
+            // Damaged data can name thousands of types: past a few, one
+            // catch-all slot holds them all.
+            None if unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
             None => {
                 unknown_types += 1;
-                let label = format!("resource {}", call.resource_type);
+                let label = if unknown_types == MAX_UNREGISTERED_TYPES {
+                    "unregistered resources".to_owned()
+                } else {
+                    format!("resource {}", call.resource_type)
+                };
                 slots.push(new_slot(builder, call.resource_type, &label, "", 0));
                 blocks.push(Vec::new());
                 slots.len() - 1
@@ -328,7 +338,7 @@ fn report_counts(builder: &mut TraceBuilder, unmatched: u64, undefined: u64, unk
     }
     if unknown > 0 {
         builder.diagnose(Severity::DataLoss, "unknown-resource", None, None, unknown, || {
-            "calls name a resource type no RESR packet registered; they are kept under \"resource <id>\"".into()
+            "resource types used by calls were not registered by a RESR packet; their calls are kept under \"resource <id>\" (past 16 types, under \"unregistered resources\")".into()
         });
     }
 }
