@@ -39,6 +39,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Java execution trace",
         blurb: "SELogger 0.6 binary trace of a Java program: method and call-site spans per thread, on an event clock.",
     },
+    Demo {
+        name: "rtrace-c-leaks",
+        title: "Memory leaks",
+        blurb: "sp-rtrace of a small C program: allocations by backtrace, 14 blocks still live at the end.",
+    },
 ];
 
 /// The demo called `name`, if it exists.

@@ -111,6 +111,9 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
     if formats::selogger::detect(probes) {
         return Ok(Format::Selogger);
     }
+    if formats::rtrace::detect(probes) {
+        return Ok(Format::SpRtrace);
+    }
     Err(LoadError::UnknownFormat {
         files: probes.iter().map(|p| p.path.clone()).collect(),
     })
@@ -128,6 +131,7 @@ pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadErro
             None => Ok(Box::new(formats::scaler::ScalerDecoder::new(probes))),
         },
         Format::Selogger => Ok(Box::new(formats::selogger::SeloggerDecoder::new(probes))),
+        Format::SpRtrace => Ok(Box::new(formats::rtrace::RtraceDecoder::new(probes))),
         _ => Err(LoadError::UnknownFormat {
             files: probes.into_iter().map(|p| p.path).collect(),
         }),

@@ -19,6 +19,27 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<ResourceReport>,
     pub diagnostics: Vec<DiagnosticReport>,
+    /// The largest groups of blocks still live at the end, by allocation
+    /// stack: at most [`LEAK_GROUPS_PER_RESOURCE`] per resource type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaks: Vec<LeakReport>,
+}
+
+/// Leak groups listed per resource type in [`Report::leaks`].
+pub const LEAK_GROUPS_PER_RESOURCE: usize = 10;
+
+/// Blocks of one resource type, allocated from one stack, never freed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeakReport {
+    pub resource: String,
+    pub count: u64,
+    /// Sum of the blocks' sizes, in `size_unit`.
+    pub bytes: u64,
+    /// What sizes count (`bytes`, or `count` for descriptors and handles).
+    #[serde(default)]
+    pub size_unit: String,
+    /// The allocation stack, innermost frame first.
+    pub frames: Vec<String>,
 }
 
 /// Allocation totals of one resource type.
@@ -157,7 +178,46 @@ pub fn report(trace: &Trace) -> Report {
             })
             .collect(),
         diagnostics,
+        leaks: trace
+            .allocations
+            .iter()
+            .flat_map(|a| leak_groups(trace, a))
+            .collect(),
     }
+}
+
+/// The live blocks of one resource type grouped by stack, biggest first (then
+/// by count, then by stack for a stable order), at most
+/// [`LEAK_GROUPS_PER_RESOURCE`].
+pub fn leak_groups(trace: &Trace, a: &Allocations) -> Vec<LeakReport> {
+    let mut by_stack: std::collections::HashMap<u32, (u64, u64)> = Default::default();
+    for ((&stack, &size), &freed) in a.stack.iter().zip(&a.size).zip(&a.free_time) {
+        if freed == NEVER_FREED {
+            let g = by_stack.entry(stack).or_default();
+            g.0 += 1;
+            g.1 += size;
+        }
+    }
+    let mut groups: Vec<(u32, u64, u64)> =
+        by_stack.into_iter().map(|(s, (c, b))| (s, c, b)).collect();
+    groups.sort_by(|x, y| (y.2, y.1, x.0).cmp(&(x.2, x.1, y.0)));
+    groups
+        .into_iter()
+        .take(LEAK_GROUPS_PER_RESOURCE)
+        .map(|(stack, count, bytes)| LeakReport {
+            resource: a.resource.clone(),
+            count,
+            bytes,
+            size_unit: a.size_unit.clone(),
+            frames: trace
+                .stacks
+                .frames(stack)
+                .iter()
+                .rev()
+                .map(|&f| trace.str(f).to_owned())
+                .collect(),
+        })
+        .collect()
 }
 
 /// Counts of allocations, frees and what is still live at the end.
@@ -211,6 +271,31 @@ impl Report {
                 "thread {} ({}): {} records, {} spans, depth {}\n",
                 t.id, t.name, t.events, t.spans, t.max_depth
             ));
+        }
+        for r in &self.resources {
+            let t = &r.totals;
+            out.push_str(&format!(
+                "resource {}: {} allocs, {} frees, {} live blocks, {} live bytes\n",
+                r.resource, t.allocs, t.frees, t.live_blocks, t.live_bytes
+            ));
+        }
+        if !self.leaks.is_empty() {
+            out.push_str(
+                "\nLargest leaks (live at the end, by allocation stack, innermost first):\n",
+            );
+        }
+        for l in &self.leaks {
+            if l.size_unit == "bytes" {
+                out.push_str(&format!(
+                    "  {}: {} bytes in {} block(s)\n",
+                    l.resource, l.bytes, l.count
+                ));
+            } else {
+                out.push_str(&format!("  {}: {} block(s)\n", l.resource, l.count));
+            }
+            for frame in l.frames.iter().take(8) {
+                out.push_str(&format!("      {frame}\n"));
+            }
         }
         for d in &self.diagnostics {
             out.push_str(&format!(

@@ -2,4 +2,5 @@
 
 pub mod scaler;
 pub mod selogger;
+pub mod rtrace;
 pub mod uftrace;

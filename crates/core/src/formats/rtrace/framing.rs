@@ -1,0 +1,278 @@
+//! Splits the byte stream after the handshake into packets.
+//!
+//! Protocol 2.0 heads each packet with `[type u32][len u32]` (len = payload
+//! bytes); protocol 1.x with `[size u32][type u32]` (size = 4 + payload). Both
+//! fields are in the recording system's byte order. Type codes are four ASCII
+//! characters packed little-end-first into a native u32, so on big-endian
+//! systems the bytes on disk are reversed. Protocol 1.0 wrote the codes with the
+//! second character repeated (`CAAA` for `CALL`); those are mapped back here.
+
+use super::handshake::{Handshake, HandshakeError};
+
+/// Every packet tag the protocol defines.
+pub const TAGS: [&[u8; 4]; 12] = [
+    b"PINF", b"MINF", b"MMAP", b"CTXR", b"CALL", b"BTRC", b"ARGS", b"NLIB", b"HINF", b"OCFG",
+    b"RESR", b"FILE",
+];
+
+/// A packet payload larger than this is taken as a sign of damage: the
+/// biggest real packets are strings of at most 64 KiB and backtraces of a few
+/// hundred frames.
+pub const MAX_PAYLOAD: usize = 1 << 20;
+
+/// One framed packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// The tag as four ASCII bytes in reading order (`CALL`), after undoing
+    /// byte order and the protocol 1.0 spelling.
+    pub tag: [u8; 4],
+    /// Byte offset of the packet header in the file.
+    pub offset: u64,
+    pub payload: Vec<u8>,
+}
+
+/// What the framer found besides whole packets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Packet(Packet),
+    /// A header with a plausible length but a tag the protocol does not
+    /// define: the packet was skipped by its length.
+    Unknown {
+        tag: [u8; 4],
+        offset: u64,
+        len: usize,
+    },
+    /// Bytes that do not frame as a packet (impossible length); skipped while
+    /// looking for the next known tag.
+    Garbage {
+        offset: u64,
+        len: usize,
+    },
+    /// A second handshake: another recording session was appended. Framing stops.
+    SecondHandshake {
+        offset: u64,
+    },
+}
+
+/// Turns chunks of the stream into packets, keeping only the unfinished tail.
+pub struct Framer {
+    big_endian: bool,
+    old_header: bool,
+    odd_codes: bool,
+    pending: Vec<u8>,
+    /// File offset of `pending[0]`.
+    offset: u64,
+    /// Set after damage: only a known tag ends the search for the next packet.
+    resyncing: bool,
+    /// Bytes skipped in the current damaged stretch, and where it began.
+    garbage: Option<(u64, usize)>,
+    stopped: bool,
+}
+
+impl Framer {
+    /// A framer for the stream after `handshake`, which began at file offset 0.
+    pub fn new(handshake: &Handshake) -> Self {
+        Framer {
+            big_endian: handshake.big_endian,
+            old_header: handshake.major < 2,
+            odd_codes: handshake.major == 1 && handshake.minor < 2,
+            pending: Vec::new(),
+            offset: handshake.len as u64,
+            resyncing: false,
+            garbage: None,
+            stopped: false,
+        }
+    }
+
+    /// Bytes held back because they do not yet make a whole packet.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// File offset of the first held-back byte.
+    pub fn pending_offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// True after a second handshake ended the session.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Adds bytes and hands every completed packet (and problem) to `out`.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Event)) {
+        if self.stopped {
+            return;
+        }
+        self.pending.extend_from_slice(chunk);
+        let mut at = 0usize;
+        while !self.stopped {
+            match self.next_at(at) {
+                Step::NeedMore => break,
+                Step::Skip => {
+                    let start = self.offset + at as u64;
+                    self.garbage.get_or_insert((start, 0)).1 += 4;
+                    self.resyncing = true;
+                    at += 4;
+                }
+                Step::Frame { tag, len, known } => {
+                    self.flush_garbage(out);
+                    let offset = self.offset + at as u64;
+                    let payload = self.pending.get(at + 8..at + 8 + len).unwrap_or(&[]);
+                    if known {
+                        self.resyncing = false;
+                        out(Event::Packet(Packet {
+                            tag,
+                            offset,
+                            payload: payload.to_vec(),
+                        }));
+                    } else {
+                        out(Event::Unknown { tag, offset, len });
+                    }
+                    at += 8 + len;
+                }
+                Step::Stop => {
+                    self.flush_garbage(out);
+                    out(Event::SecondHandshake {
+                        offset: self.offset + at as u64,
+                    });
+                    self.stopped = true;
+                }
+            }
+        }
+        self.pending.drain(..at.min(self.pending.len()));
+        self.offset += at as u64;
+    }
+
+    /// Reports a damaged stretch that ended (by a good packet or the end).
+    pub fn flush_garbage(&mut self, out: &mut impl FnMut(Event)) {
+        if let Some((offset, len)) = self.garbage.take() {
+            out(Event::Garbage { offset, len });
+        }
+    }
+
+    fn u32_at(&self, at: usize) -> Option<u32> {
+        let b: [u8; 4] = self.pending.get(at..at.checked_add(4)?)?.try_into().ok()?;
+        Some(if self.big_endian {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        })
+    }
+
+    fn next_at(&self, at: usize) -> Step {
+        let Some(rest) = self.pending.get(at..) else {
+            return Step::NeedMore;
+        };
+        if rest.first() == Some(&super::handshake::MAGIC) {
+            match super::handshake::parse(rest) {
+                Ok(_) => return Step::Stop,
+                Err(HandshakeError::Short) => return Step::NeedMore,
+                Err(HandshakeError::Invalid(_)) => {}
+            }
+        }
+        let (Some(first), Some(second)) = (self.u32_at(at), self.u32_at(at + 4)) else {
+            return Step::NeedMore;
+        };
+        let (code, len) = if self.old_header {
+            match first.checked_sub(4) {
+                Some(len) => (second, len),
+                None => return Step::Skip,
+            }
+        } else {
+            (first, second)
+        };
+        let len = len as usize;
+        let tag = self.tag_of(code);
+        let known = TAGS.iter().any(|t| **t == tag);
+        if len > MAX_PAYLOAD || !len.is_multiple_of(4) || (self.resyncing && !known) {
+            return Step::Skip;
+        }
+        if rest.len() < 8 + len {
+            return Step::NeedMore;
+        }
+        Step::Frame { tag, len, known }
+    }
+
+    /// The tag of a type code, in reading order (`CALL`).
+    fn tag_of(&self, code: u32) -> [u8; 4] {
+        // The code is c1 | c2<<8 | c3<<16 | c4<<24 in the writer's native order,
+        // so its little-endian bytes are the characters in order.
+        let tag = code.to_le_bytes();
+        if self.odd_codes {
+            if let Some(t) = TAGS.iter().find(|t| tag == [t[0], t[1], t[1], t[1]]) {
+                return **t;
+            }
+        }
+        tag
+    }
+}
+
+/// A step of framing: a whole packet, 4 bytes to skip, wait for more, or stop.
+enum Step {
+    NeedMore,
+    Skip,
+    Frame {
+        tag: [u8; 4],
+        len: usize,
+        known: bool,
+    },
+    Stop,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::rtrace::handshake::parse;
+
+    fn collect(framer: &mut Framer, bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        framer.feed(bytes, &mut |e| events.push(e));
+        framer.flush_garbage(&mut |e| events.push(e));
+        events
+    }
+
+    #[test]
+    fn frames_2_0_little_endian_and_1_x_big_endian_headers() {
+        let h = parse(b"\xf0\x0a\x02\x00\x04i686\x00\x04").expect("handshake");
+        let mut f = Framer::new(&h);
+        let events = collect(&mut f, b"CALL\x04\x00\x00\x00abcdBTRC\x00\x00\x00\x00");
+        assert_eq!(events.len(), 2);
+        assert!(
+            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"abcd" && p.offset == 12)
+        );
+        let h = parse(b"\xf0\x0a\x01\x04\x04i686\x01\x04").expect("handshake");
+        let mut f = Framer::new(&h);
+        let events = collect(&mut f, b"\x00\x00\x00\x08LLACwxyz");
+        assert!(
+            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"wxyz")
+        );
+    }
+
+    #[test]
+    fn protocol_1_0_codes_and_unknown_packets_and_garbage() {
+        let h = parse(b"\xf0\x0a\x01\x00\x04i686\x00\x04").expect("handshake");
+        let mut f = Framer::new(&h);
+        let events = collect(
+            &mut f,
+            b"\x04\x00\x00\x00CAAA\x08\x00\x00\x00XYZW1234\xff\xff\xff\xffjunk\x04\x00\x00\x00BTTT",
+        );
+        assert!(matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL"));
+        assert!(matches!(&events[1], Event::Unknown { tag, len: 4, .. } if tag == b"XYZW"));
+        assert!(matches!(&events[2], Event::Garbage { len: 8, .. }));
+        assert!(matches!(&events[3], Event::Packet(p) if &p.tag == b"BTRC"));
+    }
+
+    #[test]
+    fn packets_split_over_chunks_and_a_second_handshake_stops() {
+        let h = parse(b"\xf0\x0a\x02\x00\x04i686\x00\x04").expect("handshake");
+        let mut f = Framer::new(&h);
+        let mut events = Vec::new();
+        for byte in b"CALL\x04\x00\x00\x00abcd\xf0\x0a\x02\x00\x04i686\x00\x04" {
+            f.feed(&[*byte], &mut |e| events.push(e));
+        }
+        assert_eq!(events.len(), 2);
+        assert!(matches!(events[1], Event::SecondHandshake { offset: 24 }));
+        assert!(f.stopped());
+    }
+}

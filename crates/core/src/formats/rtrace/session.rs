@@ -1,0 +1,236 @@
+//! Everything one recording session said, collected packet by packet while the
+//! file streams in. Calls are kept compact (function names and backtraces
+//! interned) because frames can only be named once every MMAP — including the
+//! ones the pre-processor appends at the end — has been seen.
+
+use super::handshake::Handshake;
+use super::modules::Mapping;
+use super::packets::{CallPacket, HeapInfo, Payload};
+use std::collections::{BTreeMap, HashMap};
+
+/// PINF: the traced process.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProcessInfo {
+    pub pid: u32,
+    /// Wall clock at session start (UTC epoch), as the pre-processor saw it.
+    pub seconds: u32,
+    pub microseconds: u32,
+    pub depth: Option<u32>,
+    pub name: String,
+}
+
+/// RESR: a resource type calls allocate and free.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceType {
+    pub id: u32,
+    pub flags: u32,
+    pub name: String,
+    pub description: String,
+}
+
+/// RESR flag bit 0: allocations of the same id are reference counted.
+pub const RESOURCE_REFCOUNT: u32 = 1;
+
+impl ResourceType {
+    /// True when repeated allocations of one id count references.
+    pub fn refcounted(&self) -> bool {
+        self.flags & RESOURCE_REFCOUNT != 0
+    }
+}
+
+/// A CALL with its function name and backtrace interned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub resource_type: u32,
+    pub context: u32,
+    pub timestamp: u32,
+    pub kind: u32,
+    /// Index into [`Session::functions`].
+    pub function: u32,
+    pub size: i32,
+    pub id: u64,
+    /// Index into [`Session::backtraces`]; 0 is the empty backtrace.
+    pub backtrace: u32,
+}
+
+/// A problem met while collecting packets, for the decoder to report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A BTRC or ARGS packet with no CALL before it.
+    Orphan(&'static str),
+    /// A CALL whose BTRC never came.
+    MissingBacktrace,
+    /// A packet that only exists in the pipe (NLIB).
+    PipeOnly(String),
+}
+
+/// The collected session.
+#[derive(Debug)]
+pub struct Session {
+    pub handshake: Handshake,
+    pub process: Option<ProcessInfo>,
+    /// OCFG: output directory and post-processor options.
+    pub output: Option<(String, String)>,
+    /// MINF: id, version (major << 16 | minor), name.
+    pub modules: Vec<(u32, u32, String)>,
+    pub resources: Vec<ResourceType>,
+    /// CTXR: context bit mask and name.
+    pub contexts: Vec<(u32, String)>,
+    pub mappings: Vec<Mapping>,
+    pub calls: Vec<Call>,
+    pub functions: Vec<String>,
+    function_index: HashMap<String, u32>,
+    pub backtraces: Vec<Vec<u64>>,
+    backtrace_index: HashMap<Vec<u64>, u32>,
+    /// ARGS by call index.
+    pub arguments: HashMap<u32, Vec<(String, String)>>,
+    pub heap: Option<HeapInfo>,
+    /// FILE: attachment name and path.
+    pub attachments: Vec<(String, String)>,
+    /// Packets seen, by tag.
+    pub packet_counts: BTreeMap<String, u64>,
+    /// The last CALL still waits for its BTRC.
+    awaiting_backtrace: bool,
+}
+
+impl Session {
+    /// An empty session for a stream that began with `handshake`.
+    pub fn new(handshake: Handshake) -> Self {
+        Session {
+            handshake,
+            process: None,
+            output: None,
+            modules: Vec::new(),
+            resources: Vec::new(),
+            contexts: Vec::new(),
+            mappings: Vec::new(),
+            calls: Vec::new(),
+            functions: Vec::new(),
+            function_index: HashMap::new(),
+            backtraces: vec![Vec::new()],
+            backtrace_index: HashMap::from([(Vec::new(), 0)]),
+            arguments: HashMap::new(),
+            heap: None,
+            attachments: Vec::new(),
+            packet_counts: BTreeMap::new(),
+            awaiting_backtrace: false,
+        }
+    }
+
+    /// Takes one decoded packet in; returns what was odd about it.
+    pub fn apply(&mut self, tag: &[u8; 4], payload: Payload) -> Option<Problem> {
+        *self
+            .packet_counts
+            .entry(String::from_utf8_lossy(tag).into_owned())
+            .or_default() += 1;
+        let mut problem = None;
+        match payload {
+            Payload::ProcessInfo {
+                pid,
+                seconds,
+                microseconds,
+                depth,
+                name,
+            } => {
+                self.process = Some(ProcessInfo {
+                    pid,
+                    seconds,
+                    microseconds,
+                    depth,
+                    name,
+                })
+            }
+            Payload::ModuleInfo { id, version, name } => self.modules.push((id, version, name)),
+            Payload::Mapping { from, to, path } => self.mappings.push(Mapping { from, to, path }),
+            Payload::Context { id, name } => self.contexts.push((id, name)),
+            Payload::Call(call) => {
+                if self.awaiting_backtrace {
+                    problem = Some(Problem::MissingBacktrace);
+                }
+                self.push_call(call);
+                self.awaiting_backtrace = true;
+            }
+            Payload::Backtrace(frames) => {
+                if !self.awaiting_backtrace {
+                    return Some(Problem::Orphan("BTRC"));
+                }
+                self.awaiting_backtrace = false;
+                let index = self.intern_backtrace(frames);
+                if let Some(call) = self.calls.last_mut() {
+                    call.backtrace = index;
+                }
+            }
+            Payload::Arguments(args) => {
+                if !self.awaiting_backtrace {
+                    return Some(Problem::Orphan("ARGS"));
+                }
+                let index = self.calls.len().saturating_sub(1) as u32;
+                self.arguments.insert(index, args);
+            }
+            Payload::NewLibrary(path) => problem = Some(Problem::PipeOnly(path)),
+            Payload::HeapInfo(info) => self.heap = Some(info),
+            Payload::OutputSettings {
+                output_dir,
+                options,
+            } => self.output = Some((output_dir, options)),
+            Payload::Resource {
+                id,
+                flags,
+                name,
+                description,
+            } => self.resources.push(ResourceType {
+                id,
+                flags,
+                name,
+                description,
+            }),
+            Payload::Attachment { name, path } => self.attachments.push((name, path)),
+        }
+        problem
+    }
+
+    fn push_call(&mut self, call: CallPacket) {
+        let next = self.functions.len() as u32;
+        let function = *self
+            .function_index
+            .entry(call.function.clone())
+            .or_insert(next);
+        if function == next {
+            self.functions.push(call.function);
+        }
+        self.calls.push(Call {
+            resource_type: call.resource_type,
+            context: call.context,
+            timestamp: call.timestamp,
+            kind: call.kind,
+            function,
+            size: call.size,
+            id: call.id,
+            backtrace: 0,
+        });
+    }
+
+    fn intern_backtrace(&mut self, frames: Vec<u64>) -> u32 {
+        if let Some(&i) = self.backtrace_index.get(&frames) {
+            return i;
+        }
+        let i = self.backtraces.len() as u32;
+        self.backtraces.push(frames.clone());
+        self.backtrace_index.insert(frames, i);
+        i
+    }
+
+    /// The function name of a call.
+    pub fn function(&self, call: &Call) -> &str {
+        self.functions
+            .get(call.function as usize)
+            .map_or("?", String::as_str)
+    }
+
+    /// The backtrace of a call, innermost frame first.
+    pub fn backtrace(&self, call: &Call) -> &[u64] {
+        self.backtraces
+            .get(call.backtrace as usize)
+            .map_or(&[], Vec::as_slice)
+    }
+}
