@@ -100,6 +100,9 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
     if formats::uftrace::detect(probes) {
         return Ok(Format::Uftrace);
     }
+    if formats::swap::detect(probes) {
+        return Ok(Format::Swap);
+    }
     Err(LoadError::UnknownFormat {
         files: probes.iter().map(|p| p.path.clone()).collect(),
     })
@@ -109,6 +112,7 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
 pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadError> {
     match detect(&probes)? {
         Format::Uftrace => Ok(Box::new(formats::uftrace::UftraceDecoder::new(probes))),
+        Format::Swap => Ok(Box::new(formats::swap::SwapDecoder::new(probes))),
         _ => Err(LoadError::UnknownFormat {
             files: probes.into_iter().map(|p| p.path).collect(),
         }),
