@@ -29,6 +29,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
+    Demo {
+        name: "swap-gallery",
+        title: "Tizen SWAP stream",
+        blurb: "A synthetic Tizen Dynamic Analyzer stream: two threads, samples, system counters, memory and file probes.",
+    },
 ];
 
 /// The demo called `name`, if it exists.
@@ -39,6 +44,9 @@ pub fn find(name: &str) -> Option<&'static Demo> {
 #[derive(Deserialize)]
 struct Manifest {
     files: Vec<String>,
+    /// The trace format; uftrace files are put in a `uftrace.data/` folder.
+    #[serde(default)]
+    format: String,
 }
 
 /// Fetches every file of a demo.
@@ -57,6 +65,10 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
         parse_manifest(&text)
             .map_err(|e| format!("demo {} has a broken manifest: {e}", demo.name))?
     };
+    let folder = match manifest.format.as_str() {
+        "" | "uftrace" => "uftrace.data",
+        _ => demo.name,
+    };
     let mut files = Vec::with_capacity(manifest.files.len());
     for name in manifest.files {
         let blob = fetch_response(&format!("{base}{name}"))
@@ -70,7 +82,7 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
         let parts = js_sys::Array::of1(&blob);
         let file = File::new_with_blob_sequence(&parts, &name).map_err(describe)?;
         files.push(InputFile {
-            path: format!("uftrace.data/{name}"),
+            path: format!("{folder}/{name}"),
             blob: file.into(),
         });
     }
