@@ -6,7 +6,7 @@
 //! The stream is split and parsed as chunks arrive ([`stream`]); MSG_SYSTEM
 //! waits for the end, when its CPU count is inferred or taken from a
 //! `swap.cpus` file dropped beside the stream; then everything is built into
-//! the model in time order ([`build`]).
+//! the model in time order (`build.rs`).
 
 mod addresses;
 mod build;
