@@ -195,3 +195,29 @@ impl Decoder for SwapDecoder {
         trace
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_cpus_holds_a_count_and_an_optional_device_count() {
+        assert_eq!(
+            parse_cpus_file("4\n"),
+            Some(SystemHints {
+                cpus: Some(4),
+                energy_devices: None
+            })
+        );
+        assert_eq!(
+            parse_cpus_file(" 2 3 "),
+            Some(SystemHints {
+                cpus: Some(2),
+                energy_devices: Some(3)
+            })
+        );
+        assert_eq!(parse_cpus_file("0"), None);
+        assert_eq!(parse_cpus_file("four"), None);
+        assert_eq!(parse_cpus_file("2 x"), None);
+    }
+}

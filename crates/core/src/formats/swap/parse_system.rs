@@ -165,3 +165,82 @@ pub fn infer(payloads: &[&[u8]], cpus: Option<u32>, devices: Option<u32>) -> Opt
     }
     best.map(|(_, _, layout)| layout)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A MSG_SYSTEM payload of `layout` with `processes` target processes,
+    /// the given slack and loads in range.
+    fn payload(layout: SystemLayout, processes: usize, slack: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let n = layout.cpus as usize;
+        for _ in 0..n {
+            out.extend_from_slice(&1_000_000f32.to_le_bytes());
+        }
+        for _ in 0..n {
+            out.extend_from_slice(&25f32.to_le_bytes());
+        }
+        out.extend_from_slice(&7u64.to_le_bytes());
+        out.extend_from_slice(&(processes as u32).to_le_bytes());
+        for p in 0..processes {
+            out.extend_from_slice(&(100 + p as u32).to_le_bytes());
+            out.extend_from_slice(&10f32.to_le_bytes());
+            let words = if layout.v42 { 7 } else { 5 };
+            out.extend(std::iter::repeat_n(0u8, words * 8));
+            out.extend_from_slice(&0u32.to_le_bytes());
+        }
+        out.extend_from_slice(&0u32.to_le_bytes());
+        // disk 5, network 2, devices 13, energy 1, then 2 × D.
+        out.extend(std::iter::repeat_n(
+            0u8,
+            (21 + 2 * layout.energy_devices as usize) * 4,
+        ));
+        out.extend(std::iter::repeat_n(0xCDu8, slack));
+        out
+    }
+
+    #[test]
+    fn the_daemon_slack_reveals_cpus_devices_and_the_4_2_fields() {
+        for layout in [
+            SystemLayout {
+                cpus: 1,
+                energy_devices: 5,
+                v42: false,
+            },
+            SystemLayout {
+                cpus: 4,
+                energy_devices: 3,
+                v42: false,
+            },
+            SystemLayout {
+                cpus: 8,
+                energy_devices: 5,
+                v42: true,
+            },
+        ] {
+            let slack = expected_slack(layout, 2);
+            let x86 = payload(layout, 2, slack[0]);
+            let arm = payload(layout, 2, slack[1]);
+            assert_eq!(infer(&[&x86, &arm], None, None), Some(layout));
+            let (system, left) = parse(&x86, layout).expect("parses");
+            assert_eq!(
+                (system.cpu_load.len(), left),
+                (layout.cpus as usize, slack[0])
+            );
+        }
+    }
+
+    #[test]
+    fn without_the_slack_nothing_is_inferred_but_a_given_count_is_used() {
+        let layout = SystemLayout {
+            cpus: 2,
+            energy_devices: 5,
+            v42: false,
+        };
+        let bare = payload(layout, 1, 0);
+        assert_eq!(infer(&[&bare], None, None), None);
+        assert_eq!(infer(&[&bare], Some(2), Some(5)), None);
+        assert!(parse(&bare, layout).is_some());
+    }
+}
