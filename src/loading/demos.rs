@@ -44,6 +44,11 @@ pub const DEMOS: &[Demo] = &[
         title: "Memory leaks",
         blurb: "sp-rtrace of a small C program: allocations by backtrace, 14 blocks still live at the end.",
     },
+    Demo {
+        name: "swap-gallery",
+        title: "Tizen SWAP stream",
+        blurb: "A synthetic Tizen Dynamic Analyzer stream: two threads, samples, system counters, memory and file probes.",
+    },
 ];
 
 /// The demo called `name`, if it exists.
@@ -58,6 +63,9 @@ struct Manifest {
     /// leave it out.
     #[serde(default)]
     folder: Option<String>,
+    /// The trace format; uftrace files are put in a `uftrace.data/` folder.
+    #[serde(default)]
+    format: String,
 }
 
 /// Fetches every file of a demo.
@@ -77,6 +85,10 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
             .map_err(|e| format!("demo {} has a broken manifest: {e}", demo.name))?
     };
     let folder = manifest.folder.as_deref().unwrap_or("uftrace.data");
+    let folder = match manifest.format.as_str() {
+        "" | "uftrace" => "uftrace.data",
+        _ => demo.name,
+    };
     let mut files = Vec::with_capacity(manifest.files.len());
     for name in manifest.files {
         let blob = fetch_response(&format!("{base}{name}"))

@@ -114,6 +114,9 @@ pub fn detect(probes: &[FileProbe]) -> Result<Format, LoadError> {
     if formats::rtrace::detect(probes) {
         return Ok(Format::SpRtrace);
     }
+    if formats::swap::detect(probes) {
+        return Ok(Format::Swap);
+    }
     Err(LoadError::UnknownFormat {
         files: probes.iter().map(|p| p.path.clone()).collect(),
     })
@@ -132,9 +135,7 @@ pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadErro
         },
         Format::Selogger => Ok(Box::new(formats::selogger::SeloggerDecoder::new(probes))),
         Format::SpRtrace => Ok(Box::new(formats::rtrace::RtraceDecoder::new(probes))),
-        _ => Err(LoadError::UnknownFormat {
-            files: probes.into_iter().map(|p| p.path).collect(),
-        }),
+        Format::Swap => Ok(Box::new(formats::swap::SwapDecoder::new(probes))),
     }
 }
 

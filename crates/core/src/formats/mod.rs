@@ -3,4 +3,5 @@
 pub mod scaler;
 pub mod selogger;
 pub mod rtrace;
+pub mod swap;
 pub mod uftrace;

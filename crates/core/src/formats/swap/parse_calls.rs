@@ -1,0 +1,179 @@
+//! Calls and scheduling: MSG_FUNCTION_ENTRY/EXIT in both the 4.x and the
+//! pre-4.0 layout, MSG_SYSCALL_ENTRY/EXIT, MSG_FILE_FUNCTION_ENTRY/EXIT,
+//! MSG_CONTEXT_SWITCH_ENTRY/EXIT and MSG_SAMPLE (notes §2).
+
+use super::messages::{
+    ContextSwitch, FileFunctionEntry, FileInfo, FunctionEntry, FunctionExit, Message, Sample,
+    SyscallEntry, SyscallExit,
+};
+use super::reader::Reader;
+use super::values::Value;
+
+/// MSG_FUNCTION_ENTRY; `legacy` reads the pre-4.0 `u16, u16` after tid.
+/// Fails when the arguments do not all parse.
+pub fn function_entry(r: &mut Reader, legacy: bool) -> Option<Message> {
+    let pid = r.u32()?;
+    let tid = r.u32()?;
+    let legacy = if legacy {
+        Some((r.u16()?, r.u16()?))
+    } else {
+        None
+    };
+    let pc = r.u64()?;
+    let caller = r.u64()?;
+    let cpu = r.u32()?;
+    let count = r.u32()?;
+    let (args, complete) = Value::read_list(r, count);
+    complete.then_some(Message::FunctionEntry(FunctionEntry {
+        pid,
+        tid,
+        legacy,
+        pc,
+        caller,
+        cpu,
+        args,
+    }))
+}
+
+/// MSG_FUNCTION_EXIT; `legacy` as for the entry.
+pub fn function_exit(r: &mut Reader, legacy: bool) -> Option<Message> {
+    let pid = r.u32()?;
+    let tid = r.u32()?;
+    let legacy = if legacy {
+        Some((r.u16()?, r.u16()?))
+    } else {
+        None
+    };
+    Some(Message::FunctionExit(FunctionExit {
+        pid,
+        tid,
+        legacy,
+        pc: r.u64()?,
+        caller: r.u64()?,
+        cpu: r.u32()?,
+        ret: Value::read(r)?,
+    }))
+}
+
+/// Reads a function entry or exit in whichever layout ends exactly at the
+/// payload end. When both or neither do, `preferred` decides. Returns the
+/// message, the bytes left over and whether the legacy layout was used.
+pub fn function_call(
+    payload: &[u8],
+    entry: bool,
+    preferred_legacy: bool,
+) -> Option<(Message, usize, bool)> {
+    let read = |legacy: bool| {
+        let mut r = Reader::new(payload);
+        let m = if entry {
+            function_entry(&mut r, legacy)
+        } else {
+            function_exit(&mut r, legacy)
+        }?;
+        Some((m, r.remaining(), legacy))
+    };
+    let preferred = read(preferred_legacy);
+    let other = read(!preferred_legacy);
+    match (&preferred, &other) {
+        (Some((_, 0, _)), _) => preferred,
+        (_, Some((_, 0, _))) => other,
+        _ => preferred.or(other),
+    }
+}
+
+/// MSG_SYSCALL_ENTRY.
+pub fn syscall_entry(r: &mut Reader) -> Option<Message> {
+    let pid = r.u32()?;
+    let tid = r.u32()?;
+    let probe_type = r.u32()?;
+    let pc = r.u64()?;
+    let caller = r.u64()?;
+    let cpu = r.u32()?;
+    let count = r.u32()?;
+    let (args, complete) = Value::read_list(r, count);
+    complete.then_some(Message::SyscallEntry(SyscallEntry {
+        pid,
+        tid,
+        probe_type,
+        pc,
+        caller,
+        cpu,
+        args,
+    }))
+}
+
+/// MSG_SYSCALL_EXIT.
+pub fn syscall_exit(r: &mut Reader) -> Option<Message> {
+    Some(Message::SyscallExit(SyscallExit {
+        pid: r.u32()?,
+        tid: r.u32()?,
+        probe_type: r.u32()?,
+        pc: r.u64()?,
+        caller: r.u64()?,
+        cpu: r.u32()?,
+        ret: Value::read(r)?,
+    }))
+}
+
+/// MSG_FILE_FUNCTION_ENTRY, with its open path or lock parameters.
+pub fn file_entry(r: &mut Reader) -> Option<Message> {
+    let pid = r.u32()?;
+    let tid = r.u32()?;
+    let fd = r.u32()?;
+    let event = r.u32()?;
+    let path = r.string()?;
+    let info = match r.u32()? {
+        0 => FileInfo::None,
+        1 => FileInfo::Open {
+            opened_path: r.string()?,
+        },
+        2 => FileInfo::Lock {
+            kind: r.u32()?,
+            whence: r.u32()?,
+            start: r.u64()?,
+            length: r.u64()?,
+        },
+        kind => FileInfo::Other {
+            kind,
+            bytes: r.rest().to_vec(),
+        },
+    };
+    Some(Message::FileFunctionEntry(FileFunctionEntry {
+        pid,
+        tid,
+        fd,
+        event,
+        path,
+        info,
+    }))
+}
+
+/// MSG_FILE_FUNCTION_EXIT.
+pub fn file_exit(r: &mut Reader) -> Option<Message> {
+    Some(Message::FileFunctionExit {
+        pid: r.u32()?,
+        tid: r.u32()?,
+        ret: Value::read(r)?,
+    })
+}
+
+/// MSG_CONTEXT_SWITCH_ENTRY / _EXIT.
+pub fn context_switch(r: &mut Reader, entry: bool) -> Option<Message> {
+    Some(Message::ContextSwitch(ContextSwitch {
+        entry,
+        pc: r.u64()?,
+        pid: r.u32()?,
+        tid: r.u32()?,
+        cpu: r.u32()?,
+    }))
+}
+
+/// MSG_SAMPLE.
+pub fn sample(r: &mut Reader) -> Option<Message> {
+    Some(Message::Sample(Sample {
+        pid: r.u32()?,
+        pc: r.u64()?,
+        tid: r.u32()?,
+        cpu: r.u32()?,
+    }))
+}
