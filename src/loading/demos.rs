@@ -59,8 +59,9 @@ pub fn find(name: &str) -> Option<&'static Demo> {
 #[derive(Deserialize)]
 struct Manifest {
     files: Vec<String>,
-    /// The folder the files are presented in (as if dropped); uftrace demos
-    /// leave it out.
+    /// The folder the files are presented in (as if dropped); without it,
+    /// uftrace files go in `uftrace.data/` and others in a folder named
+    /// after the demo.
     #[serde(default)]
     folder: Option<String>,
     /// The trace format; uftrace files are put in a `uftrace.data/` folder.
@@ -84,10 +85,10 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
         parse_manifest(&text)
             .map_err(|e| format!("demo {} has a broken manifest: {e}", demo.name))?
     };
-    let folder = manifest.folder.as_deref().unwrap_or("uftrace.data");
-    let folder = match manifest.format.as_str() {
-        "" | "uftrace" => "uftrace.data",
-        _ => demo.name,
+    let folder = match (manifest.folder.as_deref(), manifest.format.as_str()) {
+        (Some(folder), _) => folder,
+        (None, "" | "uftrace") => "uftrace.data",
+        (None, _) => demo.name,
     };
     let mut files = Vec::with_capacity(manifest.files.len());
     for name in manifest.files {
