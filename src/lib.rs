@@ -15,6 +15,7 @@
 pub mod canvas;
 pub mod chart;
 pub mod format;
+pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
@@ -25,8 +26,12 @@ pub mod components;
 #[cfg(target_arch = "wasm32")]
 pub mod js_api;
 #[cfg(target_arch = "wasm32")]
+pub mod js_views;
+#[cfg(target_arch = "wasm32")]
 pub mod loading;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod views_keys;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -5,4 +5,6 @@ pub mod colors;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]
+pub mod flamegraph;
+#[cfg(target_arch = "wasm32")]
 pub mod paint;

@@ -22,6 +22,8 @@ const HEADER_FONT: &str = "600 11px system-ui, -apple-system, 'Segoe UI', Roboto
 const TICK_SPACING_PX: f64 = 96.0;
 /// Colour bucket for off-CPU spans (after the palette's).
 const OFF_CPU: usize = PALETTE.len();
+/// Colour bucket for calls that do not match the search.
+const GREYED: usize = PALETTE.len() + 1;
 const UNKNOWN_COLOUR: u8 = u8::MAX;
 
 /// What one frame shows.
@@ -33,6 +35,8 @@ pub struct Frame<'a> {
     /// Lane titles, by thread index.
     pub titles: &'a [String],
     pub dark: bool,
+    /// Per string id: matches the search; calls that do not are greyed.
+    pub highlight: Option<&'a [bool]>,
 }
 
 /// Paints frames onto one canvas.
@@ -71,7 +75,7 @@ impl Painter {
             dpr: 1.0,
             rects: Vec::new(),
             markers: Vec::new(),
-            buckets: vec![Vec::new(); PALETTE.len() + 1],
+            buckets: vec![Vec::new(); PALETTE.len() + 2],
             colours: Vec::new(),
             widths: Vec::new(),
             ellipsis_width: 0.0,
@@ -241,7 +245,13 @@ impl Painter {
         let spans = &thread.spans;
         for (i, r) in self.rects.iter().enumerate() {
             let k = r.span as usize;
-            let colour = if spans.flags.get(k).is_some_and(|&fl| fl & SPAN_OFF_CPU != 0) {
+            let unmatched = f.highlight.is_some_and(|h| {
+                let name = spans.name.get(k).copied().unwrap_or(0) as usize;
+                !h.get(name).copied().unwrap_or(false)
+            });
+            let colour = if unmatched {
+                GREYED
+            } else if spans.flags.get(k).is_some_and(|&fl| fl & SPAN_OFF_CPU != 0) {
                 OFF_CPU
             } else {
                 let name = spans.name.get(k).copied().unwrap_or(0) as usize;
@@ -279,10 +289,10 @@ impl Painter {
             if bucket.is_empty() {
                 continue;
             }
-            ctx.set_fill_style_str(if colour == OFF_CPU {
-                theme.off_cpu
-            } else {
-                PALETTE[colour]
+            ctx.set_fill_style_str(match colour {
+                OFF_CPU => theme.off_cpu,
+                GREYED => theme.grid,
+                _ => PALETTE[colour],
             });
             ctx.begin_path();
             for &i in bucket {

@@ -34,6 +34,15 @@ pub struct Props {
     pub on_select: Callback<Option<SpanRef>>,
     /// A request to zoom to a span; the number makes repeated requests distinct.
     pub focus: Option<(u32, SpanRef)>,
+    /// Another view is open: the chart stays mounted (keeping its zoom) but hidden.
+    #[prop_or_default]
+    pub hidden: bool,
+    /// Per string id: matches the search (others are greyed).
+    #[prop_or_default]
+    pub highlight: Option<Rc<Vec<bool>>>,
+    /// Bumped when the theme changes.
+    #[prop_or_default]
+    pub generation: u32,
 }
 
 pub enum Msg {
@@ -72,8 +81,8 @@ pub struct FlameChart {
     frame: Option<AnimationFrame>,
     listeners: Vec<EventListener>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
-    /// Scroll, width and height when lanes were last published to `window.flamedrop`.
-    published: Option<(f64, f64, f64)>,
+    /// Scroll, width, height and theme when lanes were last published to `window.flamedrop`.
+    published: Option<(f64, f64, f64, bool)>,
 }
 
 impl Component for FlameChart {
@@ -143,7 +152,11 @@ impl Component for FlameChart {
                     self.last_frame = None;
                 }
                 let hover_changed = self.rehover(&loaded);
-                self.paint(&loaded, ctx.props().selected);
+                self.paint(
+                    &loaded,
+                    ctx.props().selected,
+                    ctx.props().highlight.as_deref(),
+                );
                 hover_changed
             }
             Msg::Wheel(wheel) => {
@@ -216,6 +229,8 @@ impl Component for FlameChart {
                 }
                 false
             }
+            // Keys belong to the open view: a hidden chart ignores them.
+            Msg::Key(_) if ctx.props().hidden => false,
             Msg::Key(action) => {
                 let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
                 match action {
@@ -274,7 +289,7 @@ impl Component for FlameChart {
             .filter(|_| self.drag.is_none())
             .and_then(|h| span_info::hit(&ctx.props().loaded, h));
         html! {
-            <div class="chart" ref={self.container.clone()}>
+            <div class={classes!("chart", ctx.props().hidden.then_some("hidden"))} ref={self.container.clone()}>
                 <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
                     aria-label="Flame chart: one lane per thread, time runs left to right"
                     onpointerdown={down} onpointermove={moved} onpointerup={up}
@@ -337,7 +352,7 @@ impl FlameChart {
         }
     }
 
-    fn paint(&mut self, loaded: &Loaded, selected: Option<SpanRef>) {
+    fn paint(&mut self, loaded: &Loaded, selected: Option<SpanRef>, highlight: Option<&Vec<bool>>) {
         let Some(painter) = &mut self.painter else {
             return;
         };
@@ -349,11 +364,17 @@ impl FlameChart {
             selected,
             titles: &self.titles,
             dark,
+            highlight: highlight.map(Vec::as_slice),
         };
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();
         }
-        let key = (self.model.scroll, self.model.view.width, self.model.height);
+        let key = (
+            self.model.scroll,
+            self.model.view.width,
+            self.model.height,
+            dark,
+        );
         if self.published != Some(key) {
             self.published = Some(key);
             let lanes = self

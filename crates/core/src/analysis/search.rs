@@ -64,3 +64,58 @@ mod tests {
         assert!(Matcher::parse("/(/").is_err());
     }
 }
+
+/// How much of a trace a search matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MatchCount {
+    /// Distinct matching names among those that occur as a call or a frame.
+    pub functions: u64,
+    /// Matching calls (spans), counted like the report (abandoned calls left out).
+    pub calls: u64,
+}
+
+/// Counts the functions and calls that `marks` (from [`Matcher::mark`]) selects.
+pub fn count(trace: &crate::Trace, marks: &[bool]) -> MatchCount {
+    let mut seen = vec![false; marks.len()];
+    let mut calls = 0;
+    for thread in &trace.threads {
+        for (&name, &flags) in thread.spans.name.iter().zip(&thread.spans.flags) {
+            if marks.get(name as usize).copied().unwrap_or(false) {
+                seen[name as usize] = true;
+                if flags & crate::model::SPAN_ABANDONED == 0 {
+                    calls += 1;
+                }
+            }
+        }
+    }
+    for &frame in &trace.stacks.frame {
+        if marks.get(frame as usize).copied().unwrap_or(false) {
+            seen[frame as usize] = true;
+        }
+    }
+    MatchCount {
+        functions: seen.iter().filter(|&&s| s).count() as u64,
+        calls,
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::*;
+
+    #[test]
+    fn counts_distinct_functions_and_calls() {
+        let trace = crate::analysis::calltree::test_trace::recursive_trace();
+        let marks = Matcher::parse("/^(a|main)$/")
+            .unwrap()
+            .unwrap()
+            .mark(&trace.strings);
+        assert_eq!(
+            count(&trace, &marks),
+            MatchCount {
+                functions: 2,
+                calls: 4
+            }
+        );
+    }
+}
