@@ -9,8 +9,9 @@
 
 use super::colors::{self, palette_index, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
-use crate::chart::{ChartModel, Hit, SpanRef, LANE, RULER_HEIGHT};
+use crate::chart::{ChartModel, CounterTrack, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
 use crate::state::Loaded;
+use flamedrop_core::layout::counter::{counter_columns, counter_range};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -120,7 +121,9 @@ impl Painter {
         if self.ellipsis_width == 0.0 {
             self.ellipsis_width = ctx.measure_text("…").map_or(8.0, |m| m.width());
         }
-        if f.loaded.trace.time_range().is_none() || f.model.lanes.is_empty() {
+        if f.loaded.trace.time_range().is_none()
+            || (f.model.lanes.is_empty() && f.model.counters.is_empty())
+        {
             self.empty_message(theme);
             self.ruler(f, theme);
             return false;
@@ -139,6 +142,13 @@ impl Painter {
                 continue;
             }
             drew |= self.lane(f, theme, lane, top);
+        }
+        for track in &f.model.counters {
+            let top = f.model.screen_y(track.top);
+            if top > height || top + track.height < RULER_HEIGHT {
+                continue;
+            }
+            drew |= self.counter(f, theme, track, top);
         }
         self.outlines(f, theme);
         self.ctx.restore();
@@ -229,6 +239,46 @@ impl Painter {
         self.fill_rects(f, theme, lane, thread);
         self.labels(f, theme, lane, thread);
         true
+    }
+
+    /// One counter track: its name, unit and peak on the header line, then
+    /// an area chart of the largest value in each pixel column.
+    fn counter(&self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
+        let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
+            return false;
+        };
+        let ctx = &self.ctx;
+        let width = f.model.view.width;
+        ctx.set_fill_style_str(theme.lane_header);
+        ctx.fill_rect(0.0, top, width, LANE.header);
+        ctx.set_fill_style_str(theme.lane_separator);
+        ctx.fill_rect(0.0, top, width, 1.0);
+        let (lo, hi) = counter_range(counter);
+        ctx.set_font(HEADER_FONT);
+        ctx.set_fill_style_str(theme.lane_text);
+        let title = format!(
+            "{} ({}) — peak {}",
+            counter.name,
+            counter.unit,
+            trim_number(hi)
+        );
+        let _ = ctx.fill_text(&title, 8.0, top + 15.0);
+        ctx.set_font(FONT);
+        let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
+        let base = top + LANE.header + COUNTER_HEIGHT;
+        let scale = COUNTER_HEIGHT / (hi - lo);
+        ctx.set_fill_style_str(PALETTE[usize::from(palette_index(&counter.name))]);
+        ctx.begin_path();
+        let mut any = false;
+        for (x, value) in columns.iter().enumerate() {
+            if let Some(v) = value {
+                let h = ((v - lo) * scale).max(1.0);
+                ctx.rect(x as f64, base - h, 1.0, h);
+                any = true;
+            }
+        }
+        ctx.fill();
+        any
     }
 
     /// Fills this lane's rectangles, one path per colour.
@@ -498,6 +548,15 @@ fn span_box(f: &Frame, s: SpanRef) -> Option<(f64, f64, f64, f64)> {
     }
     let y = f.model.screen_y(lane.row_top(usize::from(depth), &LANE));
     Some((x0, y, (x1 - x0).max(2.0), LANE.row - 1.0))
+}
+
+/// A counter value without needless decimals (`1536`, `12.5`).
+fn trim_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 fn dash(segments: &[f64]) -> JsValue {

@@ -19,6 +19,20 @@ pub const LANE: LaneMetrics = LaneMetrics {
     gap: 8.0,
 };
 
+/// Height of a counter track's area chart (under its header line).
+pub const COUNTER_HEIGHT: f64 = 40.0;
+
+/// Where one counter track sits, below the thread lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CounterTrack {
+    /// Index into the trace's counters.
+    pub counter: usize,
+    /// px from the top of the lane area.
+    pub top: f64,
+    /// Header, chart and gap.
+    pub height: f64,
+}
+
 /// Wheel zoom per pixel of vertical wheel delta (a notch is about 100 px).
 const WHEEL_ZOOM_PER_PX: f64 = 0.0025;
 /// Pinch zoom per pixel: trackpads send small deltas with ctrl held.
@@ -66,6 +80,8 @@ pub struct ChartModel {
     pub scroll: f64,
     /// Lanes in drawing order, tops measured from the top of the lane area.
     pub lanes: Vec<Lane>,
+    /// Counter tracks, after the lanes.
+    pub counters: Vec<CounterTrack>,
     /// The trace's time range as offsets from its start: `(0, duration)`.
     bounds: (f64, f64),
     /// The window shown first and on reset.
@@ -96,6 +112,7 @@ impl ChartModel {
             height: 1.0,
             scroll: 0.0,
             lanes,
+            counters: Vec::new(),
             bounds,
             home,
         }
@@ -131,9 +148,24 @@ impl ChartModel {
         self.view.clamp(self.bounds);
     }
 
-    /// Height of all lanes together.
+    /// Adds one track per counter below the lanes.
+    pub fn add_counters(&mut self, count: usize) {
+        let mut top = self.lanes.last().map_or(0.0, |l| l.top + l.height);
+        for counter in 0..count {
+            let height = LANE.header + COUNTER_HEIGHT + LANE.gap;
+            self.counters.push(CounterTrack {
+                counter,
+                top,
+                height,
+            });
+            top += height;
+        }
+    }
+
+    /// Height of all lanes and counter tracks together.
     pub fn content_height(&self) -> f64 {
-        self.lanes.last().map_or(0.0, |l| l.top + l.height)
+        let lanes = self.lanes.last().map_or(0.0, |l| l.top + l.height);
+        self.counters.last().map_or(lanes, |c| c.top + c.height)
     }
 
     /// Height available to lanes below the ruler.
@@ -309,6 +341,17 @@ mod tests {
         assert_eq!((m.view.start, m.view.end), (0.0, 1000.0));
         m.reset();
         assert_eq!((m.view.start, m.view.end), (899.0, 951.0));
+    }
+
+    #[test]
+    fn counter_tracks_stack_below_the_lanes() {
+        let mut m = model();
+        m.add_counters(2);
+        assert_eq!(m.counters[0].top, 834.0);
+        assert_eq!(
+            m.content_height(),
+            834.0 + 2.0 * (22.0 + COUNTER_HEIGHT + 8.0)
+        );
     }
 
     #[test]

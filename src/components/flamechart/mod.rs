@@ -100,11 +100,15 @@ impl Component for FlameChart {
             container: NodeRef::default(),
             canvas: NodeRef::default(),
             tooltip: NodeRef::default(),
-            model: ChartModel::new(
-                loaded.duration as f64,
-                lanes,
-                loaded.calls.map(|(a, b)| (a as f64, b as f64)),
-            ),
+            model: {
+                let mut model = ChartModel::new(
+                    loaded.duration as f64,
+                    lanes,
+                    loaded.calls.map(|(a, b)| (a as f64, b as f64)),
+                );
+                model.add_counters(loaded.trace.counters.len());
+                model
+            },
             titles: (0..loaded.trace.threads.len())
                 .map(|t| loaded.thread_title(t))
                 .collect(),
@@ -129,7 +133,8 @@ impl Component for FlameChart {
             }
         }
         self.request_frame(ctx);
-        false
+        // Re-render only to show or hide the chart; painting needs no render.
+        props.hidden != old.hidden
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
