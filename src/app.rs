@@ -64,6 +64,8 @@ pub enum Msg {
     Help(bool),
     /// A key pressed outside text fields.
     Key(String),
+    /// Save the open view as `png` or `svg`.
+    Export(&'static str),
 }
 
 /// Where a load's files come from.
@@ -233,6 +235,14 @@ impl Component for App {
                 true
             }
             Msg::Key(key) => self.on_key(ctx, &key),
+            Msg::Export(kind) => {
+                if let Phase::Ready(loaded) = &self.phase {
+                    if let Err(e) = crate::export_view::download(loaded, &self.views, kind) {
+                        gloo::console::warn!(format!("flamedrop: export: {e}"));
+                    }
+                }
+                false
+            }
         }
     }
 
@@ -272,7 +282,7 @@ impl Component for App {
                     if matches!(self.phase, Phase::Ready(_)) {
                         <ViewControls view={self.views.view} search={self.views.search.clone()} count={self.count.clone()}
                             on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
-                            on_help={link.callback(|_| Msg::Help(true))}
+                            on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
                             next_theme={if browser::prefers_dark() { "light" } else { "dark" }} />
                     }
                     <nav class="actions">
@@ -322,7 +332,8 @@ impl App {
                     <FlameChart key={self.load} loaded={loaded.clone()} selected={self.selected}
                         on_select={link.callback(Msg::Select)} focus={self.focus}
                         hidden={self.views.view != View::Timeline} highlight={self.marks.clone()}
-                        generation={self.generation} />
+                        generation={self.generation} range={self.views.range}
+                        on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} />
                     if self.views.view != View::Timeline {
                         <Aggregate loaded={loaded.clone()} state={self.views.clone()} marks={self.marks.clone()}
                             on_change={link.callback(Msg::Views)} reveal={self.reveal} generation={self.generation} />

@@ -12,6 +12,8 @@
 //! - `sandwich(name)`: `{function, callers, callees}` where callers and
 //!   callees are the direct ones, `[{name, total, self, calls}]`; also shows
 //!   the function in the sandwich view. `null` for an unknown function.
+//! - `svg()`: the open flame graph (or sandwich callees) as SVG text, what
+//!   "Export SVG" saves; `null` in other views.
 //!
 //! Aggregates come from the same cache the views use.
 
@@ -55,7 +57,8 @@ fn send(change: ViewChange) {
 /// Adds the functions to the `window.flamedrop` object.
 pub fn install_into(api: &js_sys::Object) {
     type Fun = Closure<dyn Fn(JsValue) -> JsValue>;
-    let functions: [(&str, Fun); 5] = [
+    let functions: [(&str, Fun); 6] = [
+        ("svg", Closure::new(|_| svg())),
         ("view", Closure::new(view)),
         ("state", Closure::new(|_| state())),
         ("search", Closure::new(search)),
@@ -211,4 +214,12 @@ fn sandwich(name: JsValue) -> JsValue {
         callers: direct(&callers),
         callees: direct(&callees),
     })
+}
+
+fn svg() -> JsValue {
+    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
+    else {
+        return JsValue::NULL;
+    };
+    crate::export_view::svg(&loaded, &state).map_or(JsValue::NULL, |s| JsValue::from_str(&s))
 }

@@ -24,6 +24,8 @@ pub mod browser;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod export_view;
+#[cfg(target_arch = "wasm32")]
 pub mod js_api;
 #[cfg(target_arch = "wasm32")]
 pub mod js_views;

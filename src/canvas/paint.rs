@@ -38,6 +38,8 @@ pub struct Frame<'a> {
     pub dark: bool,
     /// Per string id: matches the search; calls that do not are greyed.
     pub highlight: Option<&'a [bool]>,
+    /// The selected (or being selected) time range, as view offsets.
+    pub range: Option<(f64, f64)>,
 }
 
 /// Paints frames onto one canvas.
@@ -153,6 +155,7 @@ impl Painter {
         self.outlines(f, theme);
         self.ctx.restore();
         self.ruler(f, theme);
+        self.range(f, theme);
         self.scrollbar(f, theme);
         drew
     }
@@ -477,6 +480,24 @@ impl Painter {
             ctx.set_fill_style_str(theme.ruler_text);
             let _ = ctx.fill_text(&self.label, x + 4.0, 15.0);
         }
+    }
+
+    /// The selected time range: shaded across the chart, edged in the
+    /// selection colour.
+    fn range(&self, f: &Frame, theme: &Theme) {
+        let Some((a, b)) = f.range else { return };
+        let view = &f.model.view;
+        let (x0, x1) = (view.x_of(a).max(-1.0), view.x_of(b).min(view.width + 1.0));
+        if x1 < 0.0 || x0 > view.width {
+            return;
+        }
+        let ctx = &self.ctx;
+        ctx.set_global_alpha(0.14);
+        ctx.set_fill_style_str(theme.selection);
+        ctx.fill_rect(x0, 0.0, (x1 - x0).max(1.0), f.model.height);
+        ctx.set_global_alpha(1.0);
+        ctx.fill_rect(x0, 0.0, 1.0, f.model.height);
+        ctx.fill_rect(x1 - 1.0, 0.0, 1.0, f.model.height);
     }
 
     /// A thin scrollbar when the lanes are taller than the canvas.

@@ -1,6 +1,6 @@
 //! The header's view controls: the view switcher (`button#view-<name>`
 //! with `data-view`), the search box (`input#search`, `#search-count`), the
-//! theme toggle and the help button.
+//! export buttons (PNG, SVG), the theme toggle and the help button.
 
 use crate::views::{View, ViewChange};
 use flamedrop_core::analysis::search::MatchCount;
@@ -16,6 +16,8 @@ pub struct Props {
     pub on_change: Callback<ViewChange>,
     pub on_theme: Callback<()>,
     pub on_help: Callback<()>,
+    /// Export the view as `png` or `svg`.
+    pub on_export: Callback<&'static str>,
     /// The theme the toggle switches to.
     pub next_theme: &'static str,
 }
@@ -51,6 +53,11 @@ pub fn view_controls(props: &Props) -> Html {
                     class={classes!(bad.then_some("invalid"))} />
                 <span id="search-count" class="search-count" aria-live="polite">{ count }</span>
             </span>
+            <button type="button" id="export-png" class="button" title="Save the view as a PNG image"
+                disabled={props.view == View::CallTree} onclick={props.on_export.reform(|_| "png")}>{ "PNG" }</button>
+            <button type="button" id="export-svg" class="button" title="Save the flame graph as an SVG file"
+                disabled={!matches!(props.view, View::FlameGraph | View::Sandwich)}
+                onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
             <button type="button" id="theme-toggle" class="button icon" title={format!("Switch to the {} theme", props.next_theme)}
                 aria-label={format!("Switch to the {} theme", props.next_theme)} onclick={props.on_theme.reform(|_| ())}>
                 { if props.next_theme == "dark" { "☾" } else { "☀" } }

@@ -8,6 +8,7 @@
 //! No web types here: it is tested natively.
 
 pub mod source;
+pub mod svg;
 pub mod table;
 
 pub use source::SourceKey;

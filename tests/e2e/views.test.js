@@ -262,3 +262,33 @@ test('the URL fragment keeps view, function and search across a reload', (t) =>
     const callees = await page.$$eval('#sandwich-callee-list li', (li) => li.map((l) => l.dataset.name).sort());
     assert.deepEqual(callees, ['pthread_mutex_lock', 'pthread_mutex_unlock']);
   }));
+
+test('a range dragged on the ruler limits the aggregated views; the views export as SVG and PNG', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openCase(page, base, 'c-pthreads-mutex');
+    const topLevel = async () => (await page.evaluate(() => window.flamedrop.calltree({ inverted: false })))
+      .filter((r) => r.depth === 1).reduce((a, r) => a + r.total, 0);
+    const whole = await topLevel();
+    const box = await page.locator('canvas#flamechart').boundingBox();
+    await page.mouse.move(box.x + 200, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 260, box.y + 10, { steps: 4 });
+    await page.mouse.up();
+    const { range } = await page.evaluate(() => window.flamedrop.state());
+    assert.ok(range && range[1] > range[0], `no range selected: ${JSON.stringify(range)}`);
+    const report = await page.evaluate(() => window.flamedrop.report());
+    const part = await topLevel();
+    assert.ok(part > 0 && part < whole, `range total ${part} should be inside (0, ${whole})`);
+    assert.ok(part <= (range[1] - range[0]) * report.threads.length, 'calls clipped to the range fit in it');
+    await page.click('[data-view="flamegraph"]');
+    await page.waitForSelector('#range');
+    await shot(page, 'flamegraph-range.png');
+    await page.click('#range-clear');
+    assert.equal(await topLevel(), whole);
+
+    const svg = await page.evaluate(() => window.flamedrop.svg());
+    assert.match(svg, /^<svg /);
+    assert.match(svg, /<title>main — total 1\.702 ms/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    assert.equal(download.suggestedFilename(), 'flamedrop-flamegraph.png');
+  }));

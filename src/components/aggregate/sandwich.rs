@@ -125,7 +125,7 @@ fn direct(
         .map(|n| n.children.clone())
         .unwrap_or_default();
     if items.is_empty() {
-        return html! { <p {id} class="note direct">{ "none" }</p> };
+        return html! { <p {id} class="direct">{ "none" }</p> };
     }
     html! {
         <ul {id} class="direct">

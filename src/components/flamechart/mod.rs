@@ -14,7 +14,7 @@ use crate::browser::prefers_dark;
 use crate::canvas::colors;
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
-use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
+use crate::chart::{ChartModel, Hit, SpanRef, Wheel, RULER_HEIGHT};
 use crate::js_api::{self, LaneBox};
 use crate::state::Loaded;
 use gloo::events::EventListener;
@@ -43,6 +43,12 @@ pub struct Props {
     /// Bumped when the theme changes.
     #[prop_or_default]
     pub generation: u32,
+    /// The time range the aggregated views are limited to (absolute times).
+    #[prop_or_default]
+    pub range: Option<(i64, i64)>,
+    /// A range was selected by dragging along the ruler (`None`: a click cleared it).
+    #[prop_or_default]
+    pub on_range: Callback<Option<(i64, i64)>>,
 }
 
 pub enum Msg {
@@ -63,6 +69,8 @@ struct Drag {
     x: f64,
     y: f64,
     moved: bool,
+    /// Started on the ruler: selects a time range from this x.
+    range_from: Option<f64>,
 }
 
 pub struct FlameChart {
@@ -157,10 +165,12 @@ impl Component for FlameChart {
                     self.last_frame = None;
                 }
                 let hover_changed = self.rehover(&loaded);
+                let props = ctx.props();
                 self.paint(
                     &loaded,
-                    ctx.props().selected,
-                    ctx.props().highlight.as_deref(),
+                    props.selected,
+                    props.highlight.as_deref(),
+                    props.range,
                 );
                 hover_changed
             }
@@ -173,12 +183,23 @@ impl Component for FlameChart {
                 if let Some(canvas) = self.canvas.cast::<Element>() {
                     let _ = canvas.set_pointer_capture(pointer);
                 }
-                self.drag = Some(Drag { x, y, moved: false });
+                self.drag = Some(Drag {
+                    x,
+                    y,
+                    moved: false,
+                    range_from: (y < RULER_HEIGHT).then_some(x),
+                });
                 false
             }
             Msg::Move { x, y } => {
                 self.pointer = Some((x, y));
                 if let Some(drag) = &mut self.drag {
+                    if drag.range_from.is_some() {
+                        drag.x = x;
+                        drag.moved = true;
+                        self.request_frame(ctx);
+                        return false;
+                    }
                     let (dx, dy) = (x - drag.x, y - drag.y);
                     if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
                         drag.moved = true;
@@ -204,6 +225,17 @@ impl Component for FlameChart {
                     return false;
                 };
                 self.set_cursor("");
+                if let Some(from) = drag.range_from {
+                    let (a, b) = (from.min(x), from.max(x));
+                    let range = ((b - a) > DRAG_THRESHOLD_PX).then(|| {
+                        let at =
+                            |px: f64| loaded.origin + self.model.view.time_at(px).round() as i64;
+                        (at(a), at(b))
+                    });
+                    ctx.props().on_range.emit(range);
+                    self.request_frame(ctx);
+                    return false;
+                }
                 if !drag.moved {
                     let hit =
                         self.model
@@ -303,7 +335,7 @@ impl Component for FlameChart {
                     <Tooltip info={info} node={self.tooltip.clone()} />
                 }
                 <div class="chart-hint">
-                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · 0: reset · click: details" }
+                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · 0: reset · click: details · ?: help" }
                 </div>
             </div>
         }
@@ -357,7 +389,28 @@ impl FlameChart {
         }
     }
 
-    fn paint(&mut self, loaded: &Loaded, selected: Option<SpanRef>, highlight: Option<&Vec<bool>>) {
+    /// The range being dragged, else the selected one, as view offsets.
+    fn shown_range(&self, loaded: &Loaded, range: Option<(i64, i64)>) -> Option<(f64, f64)> {
+        if let Some(Drag {
+            range_from: Some(from),
+            x,
+            ..
+        }) = &self.drag
+        {
+            let (a, b) = (self.model.view.time_at(*from), self.model.view.time_at(*x));
+            return Some((a.min(b), a.max(b)));
+        }
+        range.map(|(a, b)| ((a - loaded.origin) as f64, (b - loaded.origin) as f64))
+    }
+
+    fn paint(
+        &mut self,
+        loaded: &Loaded,
+        selected: Option<SpanRef>,
+        highlight: Option<&Vec<bool>>,
+        range: Option<(i64, i64)>,
+    ) {
+        let shown = self.shown_range(loaded, range);
         let Some(painter) = &mut self.painter else {
             return;
         };
@@ -370,6 +423,7 @@ impl FlameChart {
             titles: &self.titles,
             dark,
             highlight: highlight.map(Vec::as_slice),
+            range: shown,
         };
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();
