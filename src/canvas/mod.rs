@@ -7,4 +7,6 @@ pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod flamegraph;
 #[cfg(target_arch = "wasm32")]
+pub mod minimap;
+#[cfg(target_arch = "wasm32")]
 pub mod paint;

@@ -292,3 +292,20 @@ test('a range dragged on the ruler limits the aggregated views; the views export
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
     assert.equal(download.suggestedFilename(), 'flamedrop-flamegraph.png');
   }));
+
+test('the minimap shows the whole trace and dragging it moves the timeline window', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openCase(page, base, 'c-pthreads-mutex');
+    assert.ok((await ink(page, 'canvas#minimap')) > 100, 'minimap drew nothing');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('+');
+    const lanesBefore = await page.evaluate(() => document.querySelector('canvas#flamechart').toDataURL());
+    const box = await page.locator('canvas#minimap').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.9, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.8, box.y + 10, { steps: 3 });
+    await page.mouse.up();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const lanesAfter = await page.evaluate(() => document.querySelector('canvas#flamechart').toDataURL());
+    assert.notEqual(lanesAfter, lanesBefore, 'dragging the minimap did not move the chart');
+    await shot(page, 'timeline-minimap.png');
+  }));

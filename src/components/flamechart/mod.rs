@@ -12,6 +12,7 @@ use super::span_info;
 use super::tooltip::Tooltip;
 use crate::browser::prefers_dark;
 use crate::canvas::colors;
+use crate::canvas::minimap::{self, MINIMAP_HEIGHT};
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
 use crate::chart::{ChartModel, Hit, SpanRef, Wheel, RULER_HEIGHT};
@@ -21,7 +22,9 @@ use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver,
+};
 use yew::prelude::*;
 
 /// Pointer travel (px) after which a press is a drag, not a click.
@@ -55,14 +58,29 @@ pub enum Msg {
     Resize,
     Frame(f64),
     Wheel(Wheel),
-    Down { x: f64, y: f64, pointer: i32 },
-    Move { x: f64, y: f64 },
-    Up { x: f64, y: f64 },
+    Down {
+        x: f64,
+        y: f64,
+        pointer: i32,
+    },
+    Move {
+        x: f64,
+        y: f64,
+    },
+    Up {
+        x: f64,
+        y: f64,
+    },
     Leave,
-    DoubleClick { x: f64, y: f64 },
+    DoubleClick {
+        x: f64,
+        y: f64,
+    },
     Key(KeyAction),
     KeyUp(Motion),
     Blur,
+    /// Pointer on the minimap at x: pressed (`Some(true)`), dragged (`Some(false)`), released (`None`).
+    Minimap(f64, Option<bool>),
 }
 
 struct Drag {
@@ -75,6 +93,9 @@ struct Drag {
 
 pub struct FlameChart {
     container: NodeRef,
+    minimap: NodeRef,
+    /// The minimap is being dragged.
+    minimap_drag: bool,
     canvas: NodeRef,
     tooltip: NodeRef,
     model: ChartModel,
@@ -106,6 +127,8 @@ impl Component for FlameChart {
             .map(|(t, index)| (t, index.depths()));
         FlameChart {
             container: NodeRef::default(),
+            minimap: NodeRef::default(),
+            minimap_drag: false,
             canvas: NodeRef::default(),
             tooltip: NodeRef::default(),
             model: {
@@ -284,6 +307,24 @@ impl Component for FlameChart {
                 self.request_frame(ctx);
                 false
             }
+            Msg::Minimap(x, pressed) => {
+                match pressed {
+                    Some(true) => self.minimap_drag = true,
+                    Some(false) if !self.minimap_drag => return false,
+                    Some(false) => {}
+                    None => {
+                        self.minimap_drag = false;
+                        return false;
+                    }
+                }
+                // Centre the window on the time under the pointer.
+                let width = self.model.view.width.max(1.0);
+                let t = x / width * loaded.duration.max(1) as f64;
+                let half = self.model.view.duration() / 2.0;
+                self.model.show(t - half, t + half);
+                self.request_frame(ctx);
+                false
+            }
             Msg::KeyUp(m) => {
                 self.keys.release(m);
                 false
@@ -326,7 +367,18 @@ impl Component for FlameChart {
             .filter(|_| self.drag.is_none())
             .and_then(|h| span_info::hit(&ctx.props().loaded, h));
         html! {
-            <div class={classes!("chart", ctx.props().hidden.then_some("hidden"))} ref={self.container.clone()}>
+            <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
+            <canvas id="minimap" class="minimap" ref={self.minimap.clone()}
+                aria-label="Minimap of the whole trace; drag to move the visible window"
+                onpointerdown={link.callback(|e: PointerEvent| {
+                    if let Some(t) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+                        let _ = t.set_pointer_capture(e.pointer_id());
+                    }
+                    Msg::Minimap(f64::from(e.offset_x()), Some(true))
+                })}
+                onpointermove={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), Some(false)))}
+                onpointerup={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), None))} />
+            <div class="chart" ref={self.container.clone()}>
                 <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
                     aria-label="Flame chart: one lane per thread, time runs left to right"
                     onpointerdown={down} onpointermove={moved} onpointerup={up}
@@ -337,6 +389,7 @@ impl Component for FlameChart {
                 <div class="chart-hint">
                     { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · 0: reset · click: details · ?: help" }
                 </div>
+            </div>
             </div>
         }
     }
@@ -428,6 +481,7 @@ impl FlameChart {
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();
         }
+        self.paint_minimap(loaded, dark);
         let key = (
             self.model.scroll,
             self.model.view.width,
@@ -452,6 +506,32 @@ impl FlameChart {
                 .collect();
             js_api::set_lanes(lanes, colors::theme(dark).background);
         }
+    }
+
+    fn paint_minimap(&self, loaded: &Loaded, dark: bool) {
+        let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let width = self.model.view.width;
+        let (w, h) = (
+            (width * dpr).round().max(1.0) as u32,
+            (MINIMAP_HEIGHT * dpr).round() as u32,
+        );
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        let Some(g) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        minimap::paint(&g, loaded, &self.model, dark);
     }
 
     /// Recomputes what is under the pointer; true if it changed.
