@@ -209,7 +209,9 @@ impl Painter {
             ctx.fill();
         }
         ctx.set_font(HEADER_FONT);
+        let collapsed = f.model.is_collapsed(lane.thread);
         let title = f.titles.get(lane.thread).map_or("", String::as_str);
+        let title = &format!("{} {title}", if collapsed { "▸" } else { "▾" });
         let title_width = ctx.measure_text(title).map_or(0.0, |m| m.width());
         ctx.set_fill_style_str(theme.lane_header);
         ctx.fill_rect(0.0, top + 1.0, title_width + 14.0, LANE.header - 1.0);
@@ -219,7 +221,11 @@ impl Painter {
         if lane.rows == 0 {
             ctx.set_fill_style_str(theme.muted);
             let _ = ctx.fill_text(
-                "no calls recorded on this thread",
+                if collapsed {
+                    "collapsed: click the title to expand"
+                } else {
+                    "no calls recorded on this thread"
+                },
                 title_width + 20.0,
                 top + 15.0,
             );

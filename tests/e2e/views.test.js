@@ -309,3 +309,18 @@ test('the minimap shows the whole trace and dragging it moves the timeline windo
     assert.notEqual(lanesAfter, lanesBefore, 'dragging the minimap did not move the chart');
     await shot(page, 'timeline-minimap.png');
   }));
+
+test('clicking a lane title collapses the lane to its header and expands it again', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openCase(page, base, 'c-pthreads-mutex');
+    const lanes = () => page.evaluate(() => window.flamedrop.lanes());
+    const before = await lanes();
+    await page.click('canvas#flamechart', { position: { x: 30, y: before[0].top + 8 } });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const after = await lanes();
+    assert.ok(after[0].height < before[0].height, `lane 0 did not collapse: ${before[0].height} -> ${after[0].height}`);
+    assert.ok(after[1].top < before[1].top, 'the next lane moved up');
+    await page.click('canvas#flamechart', { position: { x: 30, y: after[0].top + 8 } });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal((await lanes())[0].height, before[0].height);
+  }));

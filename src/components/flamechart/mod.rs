@@ -27,6 +27,9 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+/// How far from the left a click on a lane header toggles the lane.
+const LANE_TITLE_PX: f64 = 320.0;
+
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_THRESHOLD_PX: f64 = 3.0;
 
@@ -267,6 +270,16 @@ impl Component for FlameChart {
                         Some(Hit::Span(s)) => Some(s),
                         _ => None,
                     };
+                    // A click on a lane's title collapses or expands the lane.
+                    if hit.is_none() && x < LANE_TITLE_PX {
+                        let header = self.model.hit_lane(y).filter(|(_, row)| row.is_none());
+                        if let Some(thread) = header.map(|(lane, _)| lane.thread) {
+                            self.model.toggle_lane(thread);
+                            self.published = None;
+                            self.request_frame(ctx);
+                            return false;
+                        }
+                    }
                     ctx.props().on_select.emit(span);
                 }
                 false
