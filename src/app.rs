@@ -66,6 +66,8 @@ pub enum Msg {
     Key(String),
     /// Save the open view as `png` or `svg`.
     Export(&'static str),
+    /// Colour by name or by module / library / class.
+    ToggleColour,
 }
 
 /// Where a load's files come from.
@@ -230,6 +232,12 @@ impl Component for App {
                 self.generation += 1;
                 true
             }
+            Msg::ToggleColour => {
+                let by_group = !crate::canvas::colors::colour_by_group();
+                crate::canvas::colors::set_colour_by_group(by_group);
+                self.generation += 1;
+                true
+            }
             Msg::Help(open) => {
                 self.help = open;
                 true
@@ -283,6 +291,7 @@ impl Component for App {
                         <ViewControls view={self.views.view} search={self.views.search.clone()} count={self.count.clone()}
                             on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
                             on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
+                            by_group={crate::canvas::colors::colour_by_group()} on_colour={link.callback(|_| Msg::ToggleColour)}
                             next_theme={if browser::prefers_dark() { "light" } else { "dark" }} />
                     }
                     <nav class="actions">

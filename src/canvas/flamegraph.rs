@@ -4,7 +4,7 @@
 //! everything else is greyed, and the hovered node is outlined. Callers in
 //! the sandwich are drawn upside down (the function at the bottom).
 
-use super::colors::{self, palette_index, PALETTE};
+use super::colors::{self, colour_of, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
 use flamedrop_core::analysis::flamegraph::FlameRect;
 use flamedrop_core::analysis::CallTree;
@@ -75,7 +75,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &FlameFrame) {
         let fill = if dimmed {
             theme.off_cpu
         } else {
-            PALETTE[usize::from(palette_index(name))]
+            PALETTE[usize::from(colour_of(name))]
         };
         ctx.set_fill_style_str(fill);
         ctx.fill_rect(x, y, if w > 3.0 { w - 1.0 } else { w }, ROW - 1.0);

@@ -3,7 +3,7 @@
 //! (sub-pixel calls merged, so it costs the strip's width per band), with
 //! the flame chart's visible window outlined.
 
-use super::colors::{self, palette_index, PALETTE};
+use super::colors::{self, colour_of, PALETTE};
 use crate::chart::ChartModel;
 use crate::state::Loaded;
 use flamedrop_core::layout::{layout_spans, SpanRect, Viewport};
@@ -44,7 +44,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, loaded: &Loaded, model: &ChartModel
         }
         for r in &rects {
             let name = thread.spans.name.get(r.span as usize).copied().unwrap_or(0);
-            ctx.set_fill_style_str(PALETTE[usize::from(palette_index(loaded.trace.str(name)))]);
+            ctx.set_fill_style_str(PALETTE[usize::from(colour_of(loaded.trace.str(name)))]);
             ctx.fill_rect(
                 f64::from(r.x),
                 y,

@@ -7,7 +7,7 @@
 //! (rectangles, colour buckets, label text) is kept between frames, and
 //! colours and text widths are computed once per name.
 
-use super::colors::{self, palette_index, Theme, PALETTE};
+use super::colors::{self, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
 use crate::chart::{ChartModel, CounterTrack, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
 use crate::state::Loaded;
@@ -53,6 +53,8 @@ pub struct Painter {
     buckets: Vec<Vec<usize>>,
     /// Palette slot per string id, `UNKNOWN_COLOUR` until first needed.
     colours: Vec<u8>,
+    /// The colouring `colours` was filled for.
+    by_group: bool,
     /// Text width per string id (NaN until first measured).
     widths: Vec<f32>,
     ellipsis_width: f64,
@@ -80,6 +82,7 @@ impl Painter {
             markers: Vec::new(),
             buckets: vec![Vec::new(); PALETTE.len() + 2],
             colours: Vec::new(),
+            by_group: false,
             widths: Vec::new(),
             ellipsis_width: 0.0,
             label: String::new(),
@@ -110,7 +113,8 @@ impl Painter {
     pub fn paint(&mut self, f: &Frame) -> bool {
         let theme = colors::theme(f.dark);
         let strings = f.loaded.trace.strings.len();
-        if self.colours.len() != strings {
+        if self.colours.len() != strings || self.by_group != colors::colour_by_group() {
+            self.by_group = colors::colour_by_group();
             self.colours = vec![UNKNOWN_COLOUR; strings];
             self.widths = vec![f32::NAN; strings];
         }
@@ -276,7 +280,7 @@ impl Painter {
         let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);
-        ctx.set_fill_style_str(PALETTE[usize::from(palette_index(&counter.name))]);
+        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name))]);
         ctx.begin_path();
         let mut any = false;
         for (x, value) in columns.iter().enumerate() {
@@ -317,7 +321,7 @@ impl Painter {
                 match self.colours.get(name) {
                     Some(&c) if c != UNKNOWN_COLOUR => usize::from(c),
                     Some(_) => {
-                        let c = palette_index(f.loaded.trace.str(name as u32));
+                        let c = colors::colour_of(f.loaded.trace.str(name as u32));
                         self.colours[name] = c;
                         usize::from(c)
                     }

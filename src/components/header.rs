@@ -1,6 +1,7 @@
 //! The header's view controls: the view switcher (`button#view-<name>`
 //! with `data-view`), the search box (`input#search`, `#search-count`), the
-//! export buttons (PNG, SVG), the theme toggle and the help button.
+//! export buttons (PNG, SVG), the colouring and theme toggles and the help
+//! button.
 
 use crate::views::{View, ViewChange};
 use flamedrop_core::analysis::search::MatchCount;
@@ -18,6 +19,9 @@ pub struct Props {
     pub on_help: Callback<()>,
     /// Export the view as `png` or `svg`.
     pub on_export: Callback<&'static str>,
+    /// Colour calls by their group (module, library, class) rather than name.
+    pub by_group: bool,
+    pub on_colour: Callback<()>,
     /// The theme the toggle switches to.
     pub next_theme: &'static str,
 }
@@ -58,6 +62,10 @@ pub fn view_controls(props: &Props) -> Html {
             <button type="button" id="export-svg" class="button" title="Save the flame graph as an SVG file"
                 disabled={!matches!(props.view, View::FlameGraph | View::Sandwich)}
                 onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
+            <button type="button" id="colour-toggle" class="button" aria-pressed={props.by_group.to_string()}
+                title="Colour calls by name, or by module / library / class" onclick={props.on_colour.reform(|_| ())}>
+                { if props.by_group { "by module" } else { "by name" } }
+            </button>
             <button type="button" id="theme-toggle" class="button icon" title={format!("Switch to the {} theme", props.next_theme)}
                 aria-label={format!("Switch to the {} theme", props.next_theme)} onclick={props.on_theme.reform(|_| ())}>
                 { if props.next_theme == "dark" { "☾" } else { "☀" } }

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 14] = [
+const KEYS: [(&str, &str); 16] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     ("n / N", "next / previous search match"),

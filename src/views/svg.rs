@@ -2,7 +2,7 @@
 //! button): the same rectangles, colours and labels the canvas shows, with
 //! a `<title>` per node so viewers show name, total and self on hover.
 
-use crate::canvas::colors::{palette_index, theme, PALETTE};
+use crate::canvas::colors::{colour_of, theme, PALETTE};
 use flamedrop_core::analysis::flamegraph::layout;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StringTable;
@@ -42,7 +42,7 @@ pub fn flame_svg(
             (r.x1 - r.x0) * width,
             f64::from(r.depth) * ROW,
         );
-        let fill = PALETTE[usize::from(palette_index(name))];
+        let fill = PALETTE[usize::from(colour_of(name))];
         let _ = write!(
             out,
             r#"<g><title>{} — total {}, self {}, {} calls</title><rect x="{x:.2}" y="{y}" width="{:.2}" height="{}" fill="{fill}"/>"#,

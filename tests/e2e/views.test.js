@@ -236,6 +236,9 @@ test('theme toggle flips the page and the canvases', (t) =>
     assert.equal(bg, 'rgb(22, 24, 29)');
     await page.click('[data-view="flamegraph"]');
     await shot(page, 'flamegraph-dark.png');
+    await page.click('#colour-toggle');
+    assert.equal(await page.getAttribute('#colour-toggle', 'aria-pressed'), 'true');
+    assert.ok((await ink(page, 'canvas#flamegraph')) > 1000, 'flame graph coloured by module drew nothing');
     await page.click('#theme-toggle');
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
   }));
