@@ -21,9 +21,11 @@ const KEYS: [(&str, &str); 16] = [
         "zoom the timeline to a call; open a table row in the sandwich",
     ),
     (
-        "shift+drag on the ruler",
-        "limit the aggregated views to a time range",
+        "drag on the ruler",
+        "limit the aggregated views to a time range (click it to clear)",
     ),
+    ("click a lane title", "collapse or expand the lane"),
+    ("drag the minimap", "move the timeline's window"),
     ("↑ ↓ → ←", "move, expand and collapse rows of the call tree"),
     ("Enter", "show the focused row's function in the sandwich"),
 ];
