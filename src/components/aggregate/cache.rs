@@ -1,16 +1,19 @@
 //! The aggregated trees of the trace on screen, computed when a view first
 //! asks and kept per (source, time range, inverted), so switching views or
-//! coming back to a source costs nothing. A new trace empties the cache.
+//! coming back to a source costs nothing. A new trace empties the cache; at
+//! most `MAX_TREES` trees of each kind are kept.
 
 use crate::state::Loaded;
 use crate::views::SourceKey;
-use flamedrop_core::analysis::{bottom_up, build_call_tree, sandwich, CallTree, Sandwich};
+use flamedrop_core::analysis::{bottom_up, build_call_tree, sandwich_with, CallTree, Sandwich};
 use flamedrop_core::model::StrId;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 type Key = (SourceKey, Option<(i64, i64)>);
+/// Trees kept per kind; every range dragged is a new key, so old ones go.
+const MAX_TREES: usize = 8;
 /// The callers and callees trees of a sandwich.
 type Callers = Rc<CallTree>;
 type Callees = Rc<CallTree>;
@@ -52,7 +55,12 @@ pub fn top_down(loaded: &Loaded, source: SourceKey, range: Option<(i64, i64)>) -
         &source.source(&loaded.trace),
         range,
     ));
-    with_cache(loaded, |c| c.top_down.insert(key, tree.clone()));
+    with_cache(loaded, |c| {
+        if c.top_down.len() >= MAX_TREES {
+            c.top_down.clear();
+        }
+        c.top_down.insert(key, tree.clone())
+    });
     tree
 }
 
@@ -63,7 +71,12 @@ pub fn inverted(loaded: &Loaded, source: SourceKey, range: Option<(i64, i64)>) -
         return t;
     }
     let tree = Rc::new(bottom_up(&top_down(loaded, source, range)));
-    with_cache(loaded, |c| c.bottom_up.insert(key, tree.clone()));
+    with_cache(loaded, |c| {
+        if c.bottom_up.len() >= MAX_TREES {
+            c.bottom_up.clear();
+        }
+        c.bottom_up.insert(key, tree.clone())
+    });
     tree
 }
 
@@ -99,7 +112,11 @@ pub fn sandwich_of(
     if let Some(s) = cached {
         return s;
     }
-    let Sandwich { callers, callees } = sandwich(&top_down(loaded, source, range), function);
+    let Sandwich { callers, callees } = sandwich_with(
+        &top_down(loaded, source, range),
+        &inverted(loaded, source, range),
+        function,
+    );
     let (callers, callees) = (Rc::new(callers), Rc::new(callees));
     with_cache(loaded, |c| {
         c.sandwich = Some((key, function, callers.clone(), callees.clone()))

@@ -4,6 +4,7 @@
 //! search), and the walks the views share.
 
 pub mod calltree;
+pub mod diff;
 pub mod flamegraph;
 pub mod inverted;
 pub mod report;
@@ -14,4 +15,4 @@ pub mod walk;
 pub use calltree::{build as build_call_tree, AllocationWeight, CallTree, Node, Source};
 pub use inverted::bottom_up;
 pub use report::{report, Report};
-pub use sandwich::{sandwich, Sandwich};
+pub use sandwich::{sandwich, sandwich_with, Sandwich};

@@ -24,14 +24,18 @@ pub struct Sandwich {
 /// The sandwich of `function` in `top_down`; both trees are empty (root only)
 /// when the function never occurs.
 pub fn sandwich(top_down: &CallTree, function: StrId) -> Sandwich {
-    let inverted = bottom_up(top_down);
+    sandwich_with(top_down, &bottom_up(top_down), function)
+}
+
+/// [`sandwich`] when the bottom-up tree of `top_down` is already at hand.
+pub fn sandwich_with(top_down: &CallTree, inverted: &CallTree, function: StrId) -> Sandwich {
     let callers = match inverted
         .root()
         .children
         .iter()
         .find(|&&c| inverted.nodes[c as usize].name == function)
     {
-        Some(&start) => copy_subtrees(&inverted, &[start]),
+        Some(&start) => copy_subtrees(inverted, &[start]),
         None => CallTree::new(),
     };
     Sandwich {
