@@ -7,7 +7,10 @@
 
 use crate::browser;
 use crate::chart::SpanRef;
+use crate::components::aggregate::Aggregate;
 use crate::components::flamechart::FlameChart;
+use crate::components::header::ViewControls;
+use crate::components::help::Help;
 use crate::components::progress::ProgressView;
 use crate::components::sidebar::{Sidebar, Tab};
 use crate::components::welcome::Welcome;
@@ -17,8 +20,11 @@ use crate::loading::dropped::Dropped;
 use crate::loading::unpack::unpack;
 use crate::loading::{demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
+use crate::views::{View, ViewChange, ViewState};
 use crate::worker::client::DecodeJob;
 use crate::worker::protocol::WorkerEvent;
+use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
+use gloo::events::EventListener;
 use std::future::Future;
 use std::rc::Rc;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -55,6 +61,16 @@ pub enum Msg {
     /// Highlight the spans carrying a detail chosen in a table (or clear).
     Highlight(Option<flamedrop_core::model::Field>),
     DragOver(bool),
+    /// A change to the views' state (from the header, a view, or a script).
+    Views(ViewChange),
+    ToggleTheme,
+    Help(bool),
+    /// A key pressed outside text fields.
+    Key(String),
+    /// Save the open view as `png` or `svg`.
+    Export(&'static str),
+    /// Colour by name or by module / library / class.
+    ToggleColour,
 }
 
 /// Where a load's files come from.
@@ -74,6 +90,17 @@ pub struct App {
     tab: Tab,
     dragging: bool,
     highlight: Option<Rc<Highlight>>,
+    /// View, source, function, search, range: mirrored in the URL fragment.
+    views: ViewState,
+    /// Per string id: matches the search.
+    marks: Option<Rc<Vec<bool>>>,
+    count: Option<Result<MatchCount, String>>,
+    help: bool,
+    /// Bumped when the theme changes, so canvases repaint.
+    generation: u32,
+    /// The last search jump in a tree view: (node, bump).
+    reveal: Option<(u32, u32)>,
+    _keys: Option<EventListener>,
 }
 
 impl Component for App {
@@ -106,6 +133,13 @@ impl Component for App {
             tab: Tab::Summary,
             dragging: false,
             highlight: None,
+            views: ViewState::from_fragment(&browser::fragment()),
+            marks: None,
+            count: None,
+            help: false,
+            generation: 0,
+            reveal: None,
+            _keys: crate::views_keys::listen(ctx.link().callback(Msg::Key)),
         }
     }
 
@@ -148,6 +182,8 @@ impl Component for App {
                     Ok(loaded) => {
                         js_api::set_loaded(Some(loaded.clone()), Some(cost));
                         self.phase = Phase::Ready(loaded);
+                        self.refresh_search();
+                        self.publish_views(ctx);
                     }
                     Err(message) => self.fail(message),
                 }
@@ -192,6 +228,44 @@ impl Component for App {
                 self.dragging = over;
                 changed
             }
+            Msg::Views(change) => {
+                let search = matches!(change, ViewChange::Search(_));
+                self.views.apply(change);
+                if search {
+                    self.refresh_search();
+                }
+                browser::set_fragment(&self.views.to_fragment());
+                self.publish_views(ctx);
+                true
+            }
+            Msg::ToggleTheme => {
+                browser::choose_theme(if browser::prefers_dark() {
+                    "light"
+                } else {
+                    "dark"
+                });
+                self.generation += 1;
+                true
+            }
+            Msg::ToggleColour => {
+                let by_group = !crate::canvas::colors::colour_by_group();
+                crate::canvas::colors::set_colour_by_group(by_group);
+                self.generation += 1;
+                true
+            }
+            Msg::Help(open) => {
+                self.help = open;
+                true
+            }
+            Msg::Key(key) => self.on_key(ctx, &key),
+            Msg::Export(kind) => {
+                if let Phase::Ready(loaded) = &self.phase {
+                    if let Err(e) = crate::export_view::download(loaded, &self.views, kind) {
+                        gloo::console::warn!(format!("flamedrop: export: {e}"));
+                    }
+                }
+                false
+            }
         }
     }
 
@@ -228,6 +302,13 @@ impl Component for App {
                         <img class="logo" src="icons/flamedrop.svg" alt="" />{ "flamedrop" }
                     </a>
                     <span class="source" title={source.to_owned()}>{ source }</span>
+                    if matches!(self.phase, Phase::Ready(_)) {
+                        <ViewControls view={self.views.view} search={self.views.search.clone()} count={self.count.clone()}
+                            on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
+                            on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
+                            by_group={crate::canvas::colors::colour_by_group()} on_colour={link.callback(|_| Msg::ToggleColour)}
+                            next_theme={if browser::prefers_dark() { "light" } else { "dark" }} />
+                    }
                     <nav class="actions">
                         <label for="open-folder" class="button">{ "Open folder" }</label>
                         <label for="open-files" class="button">{ "Open files" }</label>
@@ -236,6 +317,7 @@ impl Component for App {
                     <input id="open-folder" class="visually-hidden" type="file" webkitdirectory=true multiple=true onchange={picked} />
                 </header>
                 <main class="main">{ self.body(ctx) }</main>
+                if self.help { <Help on_close={link.callback(|_| Msg::Help(false))} /> }
                 <div class="drop-overlay" aria-hidden="true">{ "Drop to open — files stay on this computer" }</div>
             </div>
         }
@@ -270,10 +352,16 @@ impl App {
                 <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
             },
             Phase::Ready(loaded) => html! {
-                <div class="workspace">
+                <div class="workspace" data-view={self.views.view.name()}>
                     <FlameChart key={self.load} loaded={loaded.clone()} selected={self.selected}
                         on_select={link.callback(Msg::Select)} focus={self.focus}
-                        highlight={self.highlight.clone()} />
+                        hidden={self.views.view != View::Timeline} highlight={self.highlight.clone()} marks={self.marks.clone()}
+                        generation={self.generation} range={self.views.range}
+                        on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} />
+                    if self.views.view != View::Timeline {
+                        <Aggregate loaded={loaded.clone()} state={self.views.clone()} marks={self.marks.clone()}
+                            on_change={link.callback(Msg::Views)} reveal={self.reveal} generation={self.generation} />
+                    }
                     <Sidebar loaded={loaded.clone()} selected={self.selected} tab={self.tab}
                         on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}
                         highlight={self.highlight.as_ref().map(|h| h.field.clone())}
@@ -305,6 +393,7 @@ impl App {
         });
         js_api::load_started();
         js_api::set_loaded(None, None);
+        self.publish_views(ctx);
         let id = self.load;
         ctx.link().send_future(async move {
             Msg::Opened(id, gather.await.and_then(|files| Opened::new(files, label)))
@@ -370,5 +459,85 @@ impl App {
         gloo::console::warn!(format!("flamedrop: {message}"));
         js_api::set_loaded(None, None);
         self.phase = Phase::Error(message);
+    }
+
+    /// Recompiles the search against the trace on screen.
+    fn refresh_search(&mut self) {
+        self.reveal = None;
+        let Phase::Ready(loaded) = &self.phase else {
+            return;
+        };
+        match Matcher::parse(&self.views.search) {
+            Ok(Some(m)) => {
+                let marks = m.mark(&loaded.trace.strings);
+                self.count = Some(Ok(count(&loaded.trace, &marks)));
+                self.marks = Some(Rc::new(marks));
+            }
+            Ok(None) => {
+                self.count = None;
+                self.marks = None;
+            }
+            Err(e) => {
+                self.count = Some(Err(e));
+                self.marks = None;
+            }
+        }
+    }
+
+    /// Tells `window.flamedrop` the trace, the view state and where to send commands.
+    fn publish_views(&self, ctx: &Context<Self>) {
+        let loaded = match &self.phase {
+            Phase::Ready(l) => Some(l.clone()),
+            _ => None,
+        };
+        crate::js_views::publish(loaded, &self.views, ctx.link().callback(Msg::Views));
+    }
+
+    fn on_key(&mut self, ctx: &Context<Self>, key: &str) -> bool {
+        let Phase::Ready(loaded) = &self.phase else {
+            return false;
+        };
+        let loaded = loaded.clone();
+        match key {
+            "?" => self.help = !self.help,
+            "Escape" if self.help => self.help = false,
+            "n" | "N" => {
+                let Some(marks) = self.marks.clone() else {
+                    return false;
+                };
+                let jump = crate::views_keys::jump(
+                    &loaded,
+                    &self.views,
+                    &marks,
+                    self.selected,
+                    self.reveal,
+                    key == "n",
+                );
+                match jump {
+                    crate::views_keys::Jump::Span(span) => {
+                        ctx.link().send_message(Msg::Select(Some(span)));
+                        ctx.link().send_message(Msg::Zoom(span));
+                    }
+                    crate::views_keys::Jump::Node(node) => {
+                        let bump = self.reveal.map_or(0, |(_, b)| b + 1);
+                        self.reveal = Some((node, bump));
+                    }
+                    crate::views_keys::Jump::Function(name) => {
+                        ctx.link()
+                            .send_message(Msg::Views(ViewChange::Function(Some(name))));
+                    }
+                    crate::views_keys::Jump::None => return false,
+                }
+            }
+            "1" | "2" | "3" | "4" => {
+                let i = key.parse::<usize>().unwrap_or(1) - 1;
+                if let Some(&v) = View::ALL.get(i) {
+                    ctx.link().send_message(Msg::Views(ViewChange::View(v)));
+                }
+                return false;
+            }
+            _ => return false,
+        }
+        true
     }
 }

@@ -22,11 +22,79 @@ pub fn body() -> Option<web_sys::HtmlElement> {
     web_sys::window()?.document()?.body()
 }
 
-/// True when the page prefers a dark colour scheme.
+/// True when the page is dark: the theme toggle's choice
+/// (`<html data-theme>`), else the OS colour scheme.
 pub fn prefers_dark() -> bool {
+    match theme_choice().as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+/// Where the theme choice is remembered between visits.
+const THEME_KEY: &str = "flamedrop-theme";
+
+/// The theme chosen with the toggle, if any.
+pub fn theme_choice() -> Option<String> {
+    web_sys::window()?
+        .document()?
+        .document_element()?
+        .get_attribute("data-theme")
+}
+
+/// Chooses `theme` (`dark` or `light`) for the page and remembers it.
+pub fn choose_theme(theme: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+    if let Ok(Some(storage)) = window.local_storage() {
+        let _ = storage.set_item(THEME_KEY, theme);
+    }
+}
+
+/// Applies the theme remembered from an earlier visit.
+pub fn restore_theme() {
+    let remembered = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(THEME_KEY).ok().flatten());
+    if let Some(theme) = remembered.filter(|t| t == "dark" || t == "light") {
+        choose_theme(&theme);
+    }
+}
+
+/// The URL fragment, without its `#`.
+pub fn fragment() -> String {
     web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// Replaces the URL fragment without reloading or adding a history entry.
+pub fn set_fragment(fragment: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if self::fragment() == fragment {
+        return;
+    }
+    let location = window.location();
+    let url = format!(
+        "{}{}{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default(),
+        if fragment.is_empty() { "" } else { "#" },
+        fragment
+    );
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// Replaces the page URL's query (`?demo=…`, or none) without reloading, so a
@@ -48,10 +116,12 @@ pub fn set_query(query: &str) {
         return; // replaceState is not free: it runs a same-document navigation
     }
     let path = location.pathname().unwrap_or_default();
+    // The fragment holds the view state: keep it.
+    let hash = location.hash().unwrap_or_default();
     let url = if query.is_empty() {
-        path
+        format!("{path}{hash}")
     } else {
-        format!("{path}?{query}")
+        format!("{path}?{query}{hash}")
     };
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }

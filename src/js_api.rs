@@ -84,6 +84,7 @@ pub fn install() {
         // These live as long as the page.
         function.forget();
     }
+    crate::js_views::install_into(&api);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

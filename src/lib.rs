@@ -16,6 +16,7 @@ pub mod canvas;
 pub mod chart;
 pub mod format;
 pub mod highlight;
+pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
@@ -24,10 +25,16 @@ pub mod browser;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod export_view;
+#[cfg(target_arch = "wasm32")]
 pub mod js_api;
+#[cfg(target_arch = "wasm32")]
+pub mod js_views;
 #[cfg(target_arch = "wasm32")]
 pub mod loading;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod views_keys;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -18,6 +18,52 @@ pub fn palette_index(name: &str) -> u8 {
     ((hash ^ (hash >> 16)) % PALETTE.len() as u32) as u8
 }
 
+/// How calls are coloured: by their own name, or by what they belong to
+/// (module, library, class, namespace), so one library reads as one colour.
+static BY_GROUP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Colours by group (`true`) or by name.
+pub fn set_colour_by_group(by_group: bool) {
+    BY_GROUP.store(by_group, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// True when colouring by group.
+pub fn colour_by_group() -> bool {
+    BY_GROUP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The palette slot of a call named `name` under the current colouring.
+pub fn colour_of(name: &str) -> u8 {
+    if colour_by_group() {
+        palette_index(group_of(name))
+    } else {
+        palette_index(name)
+    }
+}
+
+/// What a name belongs to: `libc.so.6` of `libc.so.6+0x1234`, `std::vector<int>`
+/// of `std::vector<int>::push_back(int)`, `com.example.Foo` of
+/// `com.example.Foo.bar`, `linux` of `linux:schedule`; else the name itself.
+pub fn group_of(name: &str) -> &str {
+    // Arguments never hold the group.
+    let head = name.split('(').next().unwrap_or(name);
+    if let Some((module, _)) = head.split_once('+') {
+        return module;
+    }
+    if let Some(at) = head.rfind("::") {
+        return &head[..at];
+    }
+    if let Some((prefix, _)) = head.split_once(':') {
+        return prefix;
+    }
+    if let Some(at) = head.rfind('.') {
+        if at > 0 && !head.ends_with(".so") {
+            return &head[..at];
+        }
+    }
+    name
+}
+
 /// Every colour the chart paints besides span fills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theme {
@@ -108,6 +154,18 @@ mod tests {
         .map(|n| palette_index(n))
         .collect();
         assert!(distinct.len() >= 4, "names should spread over the palette");
+    }
+
+    #[test]
+    fn groups_are_modules_classes_and_namespaces() {
+        assert_eq!(group_of("libc.so.6+0x1234"), "libc.so.6");
+        assert_eq!(
+            group_of("std::vector<int>::push_back(int)"),
+            "std::vector<int>"
+        );
+        assert_eq!(group_of("com.example.Foo.bar"), "com.example.Foo");
+        assert_eq!(group_of("linux:schedule"), "linux");
+        assert_eq!(group_of("main"), "main");
     }
 
     #[test]

@@ -5,4 +5,8 @@ pub mod colors;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]
+pub mod flamegraph;
+#[cfg(target_arch = "wasm32")]
+pub mod minimap;
+#[cfg(target_arch = "wasm32")]
 pub mod paint;

@@ -7,10 +7,11 @@
 //! (rectangles, colour buckets, label text) is kept between frames, and
 //! colours and text widths are computed once per name.
 
-use super::colors::{self, palette_index, Theme, PALETTE};
+use super::colors::{self, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
-use crate::chart::{ChartModel, Hit, SpanRef, LANE, RULER_HEIGHT};
+use crate::chart::{ChartModel, CounterTrack, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
 use crate::state::Loaded;
+use flamedrop_core::layout::counter::{counter_columns, counter_range};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -22,6 +23,8 @@ const HEADER_FONT: &str = "600 11px system-ui, -apple-system, 'Segoe UI', Roboto
 const TICK_SPACING_PX: f64 = 96.0;
 /// Colour bucket for off-CPU spans (after the palette's).
 const OFF_CPU: usize = PALETTE.len();
+/// Colour bucket for calls that do not match the search.
+const GREYED: usize = PALETTE.len() + 1;
 const UNKNOWN_COLOUR: u8 = u8::MAX;
 
 /// What one frame shows.
@@ -35,6 +38,10 @@ pub struct Frame<'a> {
     pub dark: bool,
     /// Spans chosen in a table: emphasised, the others dimmed.
     pub highlight: Option<&'a crate::highlight::Highlight>,
+    /// Per string id: matches the search; calls that do not are greyed.
+    pub marks: Option<&'a [bool]>,
+    /// The selected (or being selected) time range, as view offsets.
+    pub range: Option<(f64, f64)>,
 }
 
 /// Paints frames onto one canvas.
@@ -48,6 +55,8 @@ pub struct Painter {
     buckets: Vec<Vec<usize>>,
     /// Palette slot per string id, `UNKNOWN_COLOUR` until first needed.
     colours: Vec<u8>,
+    /// The colouring `colours` was filled for.
+    by_group: bool,
     /// Text width per string id (NaN until first measured).
     widths: Vec<f32>,
     ellipsis_width: f64,
@@ -73,8 +82,9 @@ impl Painter {
             dpr: 1.0,
             rects: Vec::new(),
             markers: Vec::new(),
-            buckets: vec![Vec::new(); PALETTE.len() + 1],
+            buckets: vec![Vec::new(); PALETTE.len() + 2],
             colours: Vec::new(),
+            by_group: false,
             widths: Vec::new(),
             ellipsis_width: 0.0,
             label: String::new(),
@@ -105,7 +115,8 @@ impl Painter {
     pub fn paint(&mut self, f: &Frame) -> bool {
         let theme = colors::theme(f.dark);
         let strings = f.loaded.trace.strings.len();
-        if self.colours.len() != strings {
+        if self.colours.len() != strings || self.by_group != colors::colour_by_group() {
+            self.by_group = colors::colour_by_group();
             self.colours = vec![UNKNOWN_COLOUR; strings];
             self.widths = vec![f32::NAN; strings];
         }
@@ -118,7 +129,9 @@ impl Painter {
         if self.ellipsis_width == 0.0 {
             self.ellipsis_width = ctx.measure_text("…").map_or(8.0, |m| m.width());
         }
-        if f.loaded.trace.time_range().is_none() || f.model.lanes.is_empty() {
+        if f.loaded.trace.time_range().is_none()
+            || (f.model.lanes.is_empty() && f.model.counters.is_empty())
+        {
             self.empty_message(theme);
             self.ruler(f, theme);
             return false;
@@ -138,9 +151,17 @@ impl Painter {
             }
             drew |= self.lane(f, theme, lane, top);
         }
+        for track in &f.model.counters {
+            let top = f.model.screen_y(track.top);
+            if top > height || top + track.height < RULER_HEIGHT {
+                continue;
+            }
+            drew |= self.counter(f, theme, track, top);
+        }
         self.outlines(f, theme);
         self.ctx.restore();
         self.ruler(f, theme);
+        self.range(f, theme);
         self.scrollbar(f, theme);
         drew
     }
@@ -194,7 +215,9 @@ impl Painter {
             ctx.fill();
         }
         ctx.set_font(HEADER_FONT);
+        let collapsed = f.model.is_collapsed(lane.thread);
         let title = f.titles.get(lane.thread).map_or("", String::as_str);
+        let title = &format!("{} {title}", if collapsed { "▸" } else { "▾" });
         let title_width = ctx.measure_text(title).map_or(0.0, |m| m.width());
         ctx.set_fill_style_str(theme.lane_header);
         ctx.fill_rect(0.0, top + 1.0, title_width + 14.0, LANE.header - 1.0);
@@ -204,7 +227,11 @@ impl Painter {
         if lane.rows == 0 {
             ctx.set_fill_style_str(theme.muted);
             let _ = ctx.fill_text(
-                "no calls recorded on this thread",
+                if collapsed {
+                    "collapsed: click the title to expand"
+                } else {
+                    "no calls recorded on this thread"
+                },
                 title_width + 20.0,
                 top + 15.0,
             );
@@ -230,6 +257,46 @@ impl Painter {
         true
     }
 
+    /// One counter track: its name, unit and peak on the header line, then
+    /// an area chart of the largest value in each pixel column.
+    fn counter(&self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
+        let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
+            return false;
+        };
+        let ctx = &self.ctx;
+        let width = f.model.view.width;
+        ctx.set_fill_style_str(theme.lane_header);
+        ctx.fill_rect(0.0, top, width, LANE.header);
+        ctx.set_fill_style_str(theme.lane_separator);
+        ctx.fill_rect(0.0, top, width, 1.0);
+        let (lo, hi) = counter_range(counter);
+        ctx.set_font(HEADER_FONT);
+        ctx.set_fill_style_str(theme.lane_text);
+        let title = format!(
+            "{} ({}) — peak {}",
+            counter.name,
+            counter.unit,
+            trim_number(hi)
+        );
+        let _ = ctx.fill_text(&title, 8.0, top + 15.0);
+        ctx.set_font(FONT);
+        let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
+        let base = top + LANE.header + COUNTER_HEIGHT;
+        let scale = COUNTER_HEIGHT / (hi - lo);
+        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name))]);
+        ctx.begin_path();
+        let mut any = false;
+        for (x, value) in columns.iter().enumerate() {
+            if let Some(v) = value {
+                let h = ((v - lo) * scale).max(1.0);
+                ctx.rect(x as f64, base - h, 1.0, h);
+                any = true;
+            }
+        }
+        ctx.fill();
+        any
+    }
+
     /// Fills this lane's rectangles, one path per colour.
     fn fill_rects(
         &mut self,
@@ -244,14 +311,20 @@ impl Painter {
         let spans = &thread.spans;
         for (i, r) in self.rects.iter().enumerate() {
             let k = r.span as usize;
-            let colour = if spans.flags.get(k).is_some_and(|&fl| fl & SPAN_OFF_CPU != 0) {
+            let unmatched = f.marks.is_some_and(|h| {
+                let name = spans.name.get(k).copied().unwrap_or(0) as usize;
+                !h.get(name).copied().unwrap_or(false)
+            });
+            let colour = if unmatched {
+                GREYED
+            } else if spans.flags.get(k).is_some_and(|&fl| fl & SPAN_OFF_CPU != 0) {
                 OFF_CPU
             } else {
                 let name = spans.name.get(k).copied().unwrap_or(0) as usize;
                 match self.colours.get(name) {
                     Some(&c) if c != UNKNOWN_COLOUR => usize::from(c),
                     Some(_) => {
-                        let c = palette_index(f.loaded.trace.str(name as u32));
+                        let c = colors::colour_of(f.loaded.trace.str(name as u32));
                         self.colours[name] = c;
                         usize::from(c)
                     }
@@ -282,10 +355,10 @@ impl Painter {
             if bucket.is_empty() {
                 continue;
             }
-            ctx.set_fill_style_str(if colour == OFF_CPU {
-                theme.off_cpu
-            } else {
-                PALETTE[colour]
+            ctx.set_fill_style_str(match colour {
+                OFF_CPU => theme.off_cpu,
+                GREYED => theme.grid,
+                _ => PALETTE[colour],
             });
             ctx.begin_path();
             for &i in bucket {
@@ -362,7 +435,9 @@ impl Painter {
                 .threads
                 .get(lane.thread)
                 .and_then(|t| t.spans.name.get(span as usize));
-            let colour = name.map_or(0, |&n| usize::from(palette_index(f.loaded.trace.str(n))));
+            let colour = name.map_or(0, |&n| {
+                usize::from(colors::colour_of(f.loaded.trace.str(n)))
+            });
             ctx.set_fill_style_str(PALETTE[colour % PALETTE.len()]);
             ctx.fill_rect(x, y, w, h);
             ctx.stroke_rect(x + 0.75, y + 0.75, (w - 1.5).max(0.5), h - 1.5);
@@ -469,6 +544,24 @@ impl Painter {
         }
     }
 
+    /// The selected time range: shaded across the chart, edged in the
+    /// selection colour.
+    fn range(&self, f: &Frame, theme: &Theme) {
+        let Some((a, b)) = f.range else { return };
+        let view = &f.model.view;
+        let (x0, x1) = (view.x_of(a).max(-1.0), view.x_of(b).min(view.width + 1.0));
+        if x1 < 0.0 || x0 > view.width {
+            return;
+        }
+        let ctx = &self.ctx;
+        ctx.set_global_alpha(0.14);
+        ctx.set_fill_style_str(theme.selection);
+        ctx.fill_rect(x0, 0.0, (x1 - x0).max(1.0), f.model.height);
+        ctx.set_global_alpha(1.0);
+        ctx.fill_rect(x0, 0.0, 1.0, f.model.height);
+        ctx.fill_rect(x1 - 1.0, 0.0, 1.0, f.model.height);
+    }
+
     /// A thin scrollbar when the lanes are taller than the canvas.
     fn scrollbar(&self, f: &Frame, theme: &Theme) {
         let m = f.model;
@@ -538,6 +631,15 @@ fn span_box(f: &Frame, s: SpanRef) -> Option<(f64, f64, f64, f64)> {
     }
     let y = f.model.screen_y(lane.row_top(usize::from(depth), &LANE));
     Some((x0, y, (x1 - x0).max(2.0), LANE.row - 1.0))
+}
+
+/// A counter value without needless decimals (`1536`, `12.5`).
+fn trim_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 fn dash(segments: &[f64]) -> JsValue {

@@ -19,6 +19,20 @@ pub const LANE: LaneMetrics = LaneMetrics {
     gap: 8.0,
 };
 
+/// Height of a counter track's area chart (under its header line).
+pub const COUNTER_HEIGHT: f64 = 40.0;
+
+/// Where one counter track sits, below the thread lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CounterTrack {
+    /// Index into the trace's counters.
+    pub counter: usize,
+    /// px from the top of the lane area.
+    pub top: f64,
+    /// Header, chart and gap.
+    pub height: f64,
+}
+
 /// Wheel zoom per pixel of vertical wheel delta (a notch is about 100 px).
 const WHEEL_ZOOM_PER_PX: f64 = 0.0025;
 /// Pinch zoom per pixel: trackpads send small deltas with ctrl held.
@@ -66,6 +80,11 @@ pub struct ChartModel {
     pub scroll: f64,
     /// Lanes in drawing order, tops measured from the top of the lane area.
     pub lanes: Vec<Lane>,
+    /// Counter tracks, after the lanes.
+    pub counters: Vec<CounterTrack>,
+    /// Every lane's thread and depth rows, in drawing order, and whether it
+    /// is collapsed to its header.
+    lane_rows: Vec<(usize, usize, bool)>,
     /// The trace's time range as offsets from its start: `(0, duration)`.
     bounds: (f64, f64),
     /// The window shown first and on reset.
@@ -81,8 +100,17 @@ impl ChartModel {
         threads: impl IntoIterator<Item = (usize, usize)>,
         home: Option<(f64, f64)>,
     ) -> Self {
+        let lane_rows: Vec<(usize, usize, bool)> = threads
+            .into_iter()
+            .map(|(t, rows)| (t, rows, false))
+            .collect();
         let mut lanes = Vec::new();
-        stack_lanes(threads, &LANE, 0.0, &mut lanes);
+        stack_lanes(
+            lane_rows.iter().map(|&(t, r, _)| (t, r)),
+            &LANE,
+            0.0,
+            &mut lanes,
+        );
         let bounds = (0.0, duration.max(1.0));
         let home = match home {
             Some((a, b)) if b > a => {
@@ -96,6 +124,8 @@ impl ChartModel {
             height: 1.0,
             scroll: 0.0,
             lanes,
+            counters: Vec::new(),
+            lane_rows,
             bounds,
             home,
         }
@@ -131,9 +161,50 @@ impl ChartModel {
         self.view.clamp(self.bounds);
     }
 
-    /// Height of all lanes together.
+    /// Adds one track per counter below the lanes.
+    pub fn add_counters(&mut self, count: usize) {
+        self.counters = (0..count)
+            .map(|counter| CounterTrack {
+                counter,
+                top: 0.0,
+                height: LANE.header + COUNTER_HEIGHT + LANE.gap,
+            })
+            .collect();
+        self.restack();
+    }
+
+    /// Collapses thread `thread`'s lane to its header, or expands it again.
+    pub fn toggle_lane(&mut self, thread: usize) {
+        if let Some(l) = self.lane_rows.iter_mut().find(|l| l.0 == thread) {
+            l.2 = !l.2;
+        }
+        self.restack();
+    }
+
+    /// True when thread `thread`'s lane is collapsed.
+    pub fn is_collapsed(&self, thread: usize) -> bool {
+        self.lane_rows.iter().any(|l| l.0 == thread && l.2)
+    }
+
+    /// Recomputes lane and counter positions after a change.
+    fn restack(&mut self) {
+        let rows = self
+            .lane_rows
+            .iter()
+            .map(|&(t, r, collapsed)| (t, if collapsed { 0 } else { r }));
+        stack_lanes(rows, &LANE, 0.0, &mut self.lanes);
+        let mut top = self.lanes.last().map_or(0.0, |l| l.top + l.height);
+        for c in &mut self.counters {
+            c.top = top;
+            top += c.height;
+        }
+        self.scroll_by(0.0);
+    }
+
+    /// Height of all lanes and counter tracks together.
     pub fn content_height(&self) -> f64 {
-        self.lanes.last().map_or(0.0, |l| l.top + l.height)
+        let lanes = self.lanes.last().map_or(0.0, |l| l.top + l.height);
+        self.counters.last().map_or(lanes, |c| c.top + c.height)
     }
 
     /// Height available to lanes below the ruler.
@@ -309,6 +380,30 @@ mod tests {
         assert_eq!((m.view.start, m.view.end), (0.0, 1000.0));
         m.reset();
         assert_eq!((m.view.start, m.view.end), (899.0, 951.0));
+    }
+
+    #[test]
+    fn counter_tracks_stack_below_the_lanes() {
+        let mut m = model();
+        m.add_counters(2);
+        assert_eq!(m.counters[0].top, 834.0);
+        assert_eq!(
+            m.content_height(),
+            834.0 + 2.0 * (22.0 + COUNTER_HEIGHT + 8.0)
+        );
+    }
+
+    #[test]
+    fn a_collapsed_lane_keeps_only_its_header() {
+        let mut m = model();
+        m.add_counters(1);
+        m.toggle_lane(0);
+        assert!(m.is_collapsed(0));
+        assert_eq!(m.lanes[0].rows, 0);
+        assert_eq!(m.lanes[1].top, 22.0 + 8.0);
+        assert_eq!(m.counters[0].top, 30.0 + 750.0);
+        m.toggle_lane(0);
+        assert_eq!(m.lanes[0].rows, 3);
     }
 
     #[test]

@@ -4,8 +4,11 @@
 //! holding the [`summary`], the selected span's [`detail`] and the
 //! format's [`tables`].
 
+pub mod aggregate;
 pub mod detail;
 pub mod flamechart;
+pub mod header;
+pub mod help;
 pub mod progress;
 pub mod sidebar;
 pub mod span_info;

@@ -12,17 +12,23 @@ use super::span_info;
 use super::tooltip::Tooltip;
 use crate::browser::prefers_dark;
 use crate::canvas::colors;
+use crate::canvas::minimap::{self, MINIMAP_HEIGHT};
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
-use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
+use crate::chart::{ChartModel, Hit, SpanRef, Wheel, RULER_HEIGHT};
 use crate::js_api::{self, LaneBox};
 use crate::state::Loaded;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver,
+};
 use yew::prelude::*;
+
+/// How far from the left a click on a lane header toggles the lane.
+const LANE_TITLE_PX: f64 = 320.0;
 
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_THRESHOLD_PX: f64 = 3.0;
@@ -37,30 +43,65 @@ pub struct Props {
     /// Spans chosen in a table: drawn emphasised, the others dimmed.
     #[prop_or_default]
     pub highlight: Option<Rc<crate::highlight::Highlight>>,
+    /// Another view is open: the chart stays mounted (keeping its zoom) but hidden.
+    #[prop_or_default]
+    pub hidden: bool,
+    /// Per string id: matches the search (others are greyed).
+    #[prop_or_default]
+    pub marks: Option<Rc<Vec<bool>>>,
+    /// Bumped when the theme changes.
+    #[prop_or_default]
+    pub generation: u32,
+    /// The time range the aggregated views are limited to (absolute times).
+    #[prop_or_default]
+    pub range: Option<(i64, i64)>,
+    /// A range was selected by dragging along the ruler (`None`: a click cleared it).
+    #[prop_or_default]
+    pub on_range: Callback<Option<(i64, i64)>>,
 }
 
 pub enum Msg {
     Resize,
     Frame(f64),
     Wheel(Wheel),
-    Down { x: f64, y: f64, pointer: i32 },
-    Move { x: f64, y: f64 },
-    Up { x: f64, y: f64 },
+    Down {
+        x: f64,
+        y: f64,
+        pointer: i32,
+    },
+    Move {
+        x: f64,
+        y: f64,
+    },
+    Up {
+        x: f64,
+        y: f64,
+    },
     Leave,
-    DoubleClick { x: f64, y: f64 },
+    DoubleClick {
+        x: f64,
+        y: f64,
+    },
     Key(KeyAction),
     KeyUp(Motion),
     Blur,
+    /// Pointer on the minimap at x: pressed (`Some(true)`), dragged (`Some(false)`), released (`None`).
+    Minimap(f64, Option<bool>),
 }
 
 struct Drag {
     x: f64,
     y: f64,
     moved: bool,
+    /// Started on the ruler: selects a time range from this x.
+    range_from: Option<f64>,
 }
 
 pub struct FlameChart {
     container: NodeRef,
+    minimap: NodeRef,
+    /// The minimap is being dragged.
+    minimap_drag: bool,
     canvas: NodeRef,
     tooltip: NodeRef,
     model: ChartModel,
@@ -75,8 +116,8 @@ pub struct FlameChart {
     frame: Option<AnimationFrame>,
     listeners: Vec<EventListener>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
-    /// Scroll, width and height when lanes were last published to `window.flamedrop`.
-    published: Option<(f64, f64, f64)>,
+    /// Scroll, width, height and theme when lanes were last published to `window.flamedrop`.
+    published: Option<(f64, f64, f64, bool)>,
 }
 
 impl Component for FlameChart {
@@ -92,13 +133,19 @@ impl Component for FlameChart {
             .map(|(t, index)| (t, index.depths()));
         FlameChart {
             container: NodeRef::default(),
+            minimap: NodeRef::default(),
+            minimap_drag: false,
             canvas: NodeRef::default(),
             tooltip: NodeRef::default(),
-            model: ChartModel::new(
-                loaded.duration as f64,
-                lanes,
-                loaded.calls.map(|(a, b)| (a as f64, b as f64)),
-            ),
+            model: {
+                let mut model = ChartModel::new(
+                    loaded.duration as f64,
+                    lanes,
+                    loaded.calls.map(|(a, b)| (a as f64, b as f64)),
+                );
+                model.add_counters(loaded.trace.counters.len());
+                model
+            },
             titles: (0..loaded.trace.threads.len())
                 .map(|t| loaded.thread_title(t))
                 .collect(),
@@ -123,7 +170,8 @@ impl Component for FlameChart {
             }
         }
         self.request_frame(ctx);
-        false
+        // Re-render only to show or hide the chart; painting needs no render.
+        props.hidden != old.hidden
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -146,10 +194,13 @@ impl Component for FlameChart {
                     self.last_frame = None;
                 }
                 let hover_changed = self.rehover(&loaded);
+                let props = ctx.props();
                 self.paint(
                     &loaded,
-                    ctx.props().selected,
-                    ctx.props().highlight.as_deref(),
+                    props.selected,
+                    props.highlight.as_deref(),
+                    props.marks.as_deref(),
+                    props.range,
                 );
                 hover_changed
             }
@@ -162,12 +213,23 @@ impl Component for FlameChart {
                 if let Some(canvas) = self.canvas.cast::<Element>() {
                     let _ = canvas.set_pointer_capture(pointer);
                 }
-                self.drag = Some(Drag { x, y, moved: false });
+                self.drag = Some(Drag {
+                    x,
+                    y,
+                    moved: false,
+                    range_from: (y < RULER_HEIGHT).then_some(x),
+                });
                 false
             }
             Msg::Move { x, y } => {
                 self.pointer = Some((x, y));
                 if let Some(drag) = &mut self.drag {
+                    if drag.range_from.is_some() {
+                        drag.x = x;
+                        drag.moved = true;
+                        self.request_frame(ctx);
+                        return false;
+                    }
                     let (dx, dy) = (x - drag.x, y - drag.y);
                     if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
                         drag.moved = true;
@@ -193,6 +255,17 @@ impl Component for FlameChart {
                     return false;
                 };
                 self.set_cursor("");
+                if let Some(from) = drag.range_from {
+                    let (a, b) = (from.min(x), from.max(x));
+                    let range = ((b - a) > DRAG_THRESHOLD_PX).then(|| {
+                        let at =
+                            |px: f64| loaded.origin + self.model.view.time_at(px).round() as i64;
+                        (at(a), at(b))
+                    });
+                    ctx.props().on_range.emit(range);
+                    self.request_frame(ctx);
+                    return false;
+                }
                 if !drag.moved {
                     let hit =
                         self.model
@@ -201,6 +274,16 @@ impl Component for FlameChart {
                         Some(Hit::Span(s)) => Some(s),
                         _ => None,
                     };
+                    // A click on a lane's title collapses or expands the lane.
+                    if hit.is_none() && x < LANE_TITLE_PX {
+                        let header = self.model.hit_lane(y).filter(|(_, row)| row.is_none());
+                        if let Some(thread) = header.map(|(lane, _)| lane.thread) {
+                            self.model.toggle_lane(thread);
+                            self.published = None;
+                            self.request_frame(ctx);
+                            return false;
+                        }
+                    }
                     ctx.props().on_select.emit(span);
                 }
                 false
@@ -223,6 +306,8 @@ impl Component for FlameChart {
                 }
                 false
             }
+            // Keys belong to the open view: a hidden chart ignores them.
+            Msg::Key(_) if ctx.props().hidden => false,
             Msg::Key(action) => {
                 let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
                 match action {
@@ -236,6 +321,24 @@ impl Component for FlameChart {
                     KeyAction::Reset => self.model.reset(),
                     KeyAction::ClearSelection => ctx.props().on_select.emit(None),
                 }
+                self.request_frame(ctx);
+                false
+            }
+            Msg::Minimap(x, pressed) => {
+                match pressed {
+                    Some(true) => self.minimap_drag = true,
+                    Some(false) if !self.minimap_drag => return false,
+                    Some(false) => {}
+                    None => {
+                        self.minimap_drag = false;
+                        return false;
+                    }
+                }
+                // Centre the window on the time under the pointer.
+                let width = self.model.view.width.max(1.0);
+                let t = x / width * loaded.duration.max(1) as f64;
+                let half = self.model.view.duration() / 2.0;
+                self.model.show(t - half, t + half);
                 self.request_frame(ctx);
                 false
             }
@@ -281,6 +384,17 @@ impl Component for FlameChart {
             .filter(|_| self.drag.is_none())
             .and_then(|h| span_info::hit(&ctx.props().loaded, h));
         html! {
+            <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
+            <canvas id="minimap" class="minimap" ref={self.minimap.clone()}
+                aria-label="Minimap of the whole trace; drag to move the visible window"
+                onpointerdown={link.callback(|e: PointerEvent| {
+                    if let Some(t) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+                        let _ = t.set_pointer_capture(e.pointer_id());
+                    }
+                    Msg::Minimap(f64::from(e.offset_x()), Some(true))
+                })}
+                onpointermove={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), Some(false)))}
+                onpointerup={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), None))} />
             <div class="chart" ref={self.container.clone()}>
                 <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
                     aria-label="Flame chart: one lane per thread, time runs left to right"
@@ -290,8 +404,9 @@ impl Component for FlameChart {
                     <Tooltip info={info} node={self.tooltip.clone()} />
                 }
                 <div class="chart-hint">
-                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · 0: reset · click: details" }
+                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · 0: reset · click: details · ?: help" }
                 </div>
+            </div>
             </div>
         }
     }
@@ -344,12 +459,29 @@ impl FlameChart {
         }
     }
 
+    /// The range being dragged, else the selected one, as view offsets.
+    fn shown_range(&self, loaded: &Loaded, range: Option<(i64, i64)>) -> Option<(f64, f64)> {
+        if let Some(Drag {
+            range_from: Some(from),
+            x,
+            ..
+        }) = &self.drag
+        {
+            let (a, b) = (self.model.view.time_at(*from), self.model.view.time_at(*x));
+            return Some((a.min(b), a.max(b)));
+        }
+        range.map(|(a, b)| ((a - loaded.origin) as f64, (b - loaded.origin) as f64))
+    }
+
     fn paint(
         &mut self,
         loaded: &Loaded,
         selected: Option<SpanRef>,
         highlight: Option<&crate::highlight::Highlight>,
+        marks: Option<&Vec<bool>>,
+        range: Option<(i64, i64)>,
     ) {
+        let shown = self.shown_range(loaded, range);
         let Some(painter) = &mut self.painter else {
             return;
         };
@@ -362,11 +494,19 @@ impl FlameChart {
             titles: &self.titles,
             dark,
             highlight,
+            marks: marks.map(Vec::as_slice),
+            range: shown,
         };
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();
         }
-        let key = (self.model.scroll, self.model.view.width, self.model.height);
+        self.paint_minimap(loaded, dark);
+        let key = (
+            self.model.scroll,
+            self.model.view.width,
+            self.model.height,
+            dark,
+        );
         if self.published != Some(key) {
             self.published = Some(key);
             let lanes = self
@@ -385,6 +525,32 @@ impl FlameChart {
                 .collect();
             js_api::set_lanes(lanes, colors::theme(dark).background);
         }
+    }
+
+    fn paint_minimap(&self, loaded: &Loaded, dark: bool) {
+        let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let width = self.model.view.width;
+        let (w, h) = (
+            (width * dpr).round().max(1.0) as u32,
+            (MINIMAP_HEIGHT * dpr).round() as u32,
+        );
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        let Some(g) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        minimap::paint(&g, loaded, &self.model, dark);
     }
 
     /// Recomputes what is under the pointer; true if it changed.

@@ -1,8 +1,18 @@
 //! Analyses over a decoded trace: the per-function report behind
-//! `flamedrop report` and `window.flamedrop.report()`, and the walks the
-//! views share.
+//! `flamedrop report` and `window.flamedrop.report()`, the call trees behind
+//! the aggregated views (top-down, bottom-up, sandwich, flame graph layout,
+//! search), and the walks the views share.
 
+pub mod calltree;
+pub mod diff;
+pub mod flamegraph;
+pub mod inverted;
 pub mod report;
+pub mod sandwich;
+pub mod search;
 pub mod walk;
 
+pub use calltree::{build as build_call_tree, AllocationWeight, CallTree, Node, Source};
+pub use inverted::bottom_up;
 pub use report::{report, Report};
+pub use sandwich::{sandwich, sandwich_with, Sandwich};

@@ -1,7 +1,7 @@
 //! One module per input format. Each turns raw files into builder calls.
 
+pub mod rtrace;
 pub mod scaler;
 pub mod selogger;
-pub mod rtrace;
 pub mod swap;
 pub mod uftrace;

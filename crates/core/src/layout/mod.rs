@@ -6,12 +6,14 @@
 //! rectangles of the visible rows inside the visible time window of a
 //! [`Viewport`]; spans narrower than a pixel are merged, so a frame costs
 //! about the pixels on screen, not the spans in the trace. [`lanes`] stacks
-//! threads vertically, [`ruler`] picks the time-axis ticks, and [`query`]
+//! threads vertically, [`counter`] reduces counter tracks to pixel columns,
+//! [`ruler`] picks the time-axis ticks, and [`query`]
 //! answers "which span is under the pointer" and "what is its self time".
 //!
 //! Times here are `f64` offsets from an `origin` (the trace start), so that
 //! absolute nanosecond timestamps keep their precision when zoomed to 1 ns.
 
+pub mod counter;
 mod index;
 pub mod lanes;
 pub mod query;

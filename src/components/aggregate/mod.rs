@@ -1,0 +1,142 @@
+//! The aggregated views: a toolbar (which data — spans of one thread or all
+//! merged, a sample set, an allocation resource by bytes or count, all or
+//! leaks — the time range they are limited to, and top-down / bottom-up for
+//! the table), then the flame graph, the sandwich or the call-tree table.
+//! Trees come from [`cache`], built on first use per (source, range).
+
+pub mod cache;
+pub mod calltable;
+pub mod flamegraph;
+pub mod sandwich;
+
+use crate::format;
+use crate::state::Loaded;
+use crate::views::{SourceKey, View, ViewChange, ViewState};
+use calltable::CallTable;
+use flamedrop_core::model::StrId;
+use flamegraph::FlameGraph;
+use sandwich::SandwichView;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub loaded: Rc<Loaded>,
+    pub state: ViewState,
+    pub marks: Option<Rc<Vec<bool>>>,
+    pub on_change: Callback<ViewChange>,
+    /// A search jump in the table: (node, bump).
+    #[prop_or_default]
+    pub reveal: Option<(u32, u32)>,
+    #[prop_or_default]
+    pub generation: u32,
+}
+
+/// How weights of `source` print.
+pub fn weight_format(loaded: &Loaded, source: SourceKey) -> Callback<i64, String> {
+    let unit = source.unit(&loaded.trace);
+    let is_time = source.is_time();
+    Callback::from(move |v: i64| {
+        if is_time {
+            format::duration(v, &unit)
+        } else if unit == "bytes" {
+            format::bytes(v as f64)
+        } else {
+            format!("{v} {unit}")
+        }
+    })
+}
+
+#[function_component(Aggregate)]
+pub fn aggregate(props: &Props) -> Html {
+    let loaded = &props.loaded;
+    let state = &props.state;
+    let format = weight_format(loaded, state.source);
+    let on_pick = {
+        let (on_change, loaded) = (props.on_change.clone(), loaded.clone());
+        Callback::from(move |id: StrId| {
+            on_change.emit(ViewChange::Function(Some(loaded.trace.str(id).to_owned())))
+        })
+    };
+    let body = match state.view {
+        View::FlameGraph => {
+            let tree = cache::top_down(loaded, state.source, state.range);
+            html! {
+                <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
+                    label="Flame graph: calls merged by path, widest first; click to zoom"
+                    marks={props.marks.clone()} {format} {on_pick} generation={props.generation}
+                    reveal={props.reveal} />
+            }
+        }
+        View::Sandwich => html! {
+            <SandwichView loaded={loaded.clone()} state={state.clone()} marks={props.marks.clone()}
+                {format} {on_pick} generation={props.generation} />
+        },
+        View::CallTree => {
+            let tree = cache::tree(loaded, state.source, state.range, state.inverted);
+            html! {
+                <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
+                    {format} {on_pick} reveal={props.reveal} />
+            }
+        }
+        View::Timeline => html! {},
+    };
+    html! {
+        <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
+            { toolbar(props) }
+            <div class="aggregate-body">{ body }</div>
+        </section>
+    }
+}
+
+fn toolbar(props: &Props) -> Html {
+    let loaded = &props.loaded;
+    let state = &props.state;
+    let offered = SourceKey::offered(&loaded.trace, |t| loaded.thread_title(t));
+    let on_source = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(key) = SourceKey::parse(&select.value()) {
+                on_change.emit(ViewChange::Source(key));
+            }
+        })
+    };
+    let range = state.range.map(|(a, b)| {
+        let unit = loaded.unit();
+        let clear = props.on_change.reform(|_: MouseEvent| ViewChange::Range(None));
+        html! {
+            <span class="range-chip" id="range">
+                { format!("range {} – {}", format::duration(a - loaded.origin, unit), format::duration(b - loaded.origin, unit)) }
+                <button type="button" id="range-clear" class="link" onclick={clear}>{ "clear" }</button>
+            </span>
+        }
+    });
+    let direction = (state.view == View::CallTree).then(|| {
+        let button = |inverted: bool, id: &'static str, label: &'static str| {
+            let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::Inverted(inverted));
+            let pressed = state.inverted == inverted;
+            html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
+                aria-pressed={pressed.to_string()} {onclick}>{ label }</button> }
+        };
+        html! {
+            <span class="segmented" role="group" aria-label="Tree direction">
+                { button(false, "calltree-topdown", "Top-down") }
+                { button(true, "calltree-bottomup", "Bottom-up") }
+            </span>
+        }
+    });
+    html! {
+        <div class="toolbar">
+            <label for="source">{ "Data" }</label>
+            <select id="source" onchange={on_source}>
+                { for offered.iter().map(|(key, label)| html! {
+                    <option value={key.name()} selected={*key == state.source}>{ label }</option>
+                }) }
+            </select>
+            { for direction }
+            { for range }
+        </div>
+    }
+}

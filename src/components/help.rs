@@ -1,0 +1,53 @@
+//! The shortcut help (`?`): every key the page understands.
+
+use yew::prelude::*;
+
+const KEYS: [(&str, &str); 16] = [
+    ("?", "show or hide this help"),
+    ("/", "search"),
+    ("n / N", "next / previous search match"),
+    ("1 – 4", "timeline, flame graph, sandwich, call tree"),
+    ("W / S, + / −, wheel", "zoom the timeline"),
+    ("A / D, drag", "pan the timeline"),
+    ("↑ / ↓, shift+wheel", "scroll the lanes"),
+    ("0", "show the whole trace"),
+    (
+        "Esc",
+        "clear the selection; zoom the flame graph out one level",
+    ),
+    ("click", "details of a call; zoom into a flame-graph node"),
+    (
+        "double-click",
+        "zoom the timeline to a call; open a table row in the sandwich",
+    ),
+    (
+        "drag on the ruler",
+        "limit the aggregated views to a time range (click it to clear)",
+    ),
+    ("click a lane title", "collapse or expand the lane"),
+    ("drag the minimap", "move the timeline's window"),
+    ("↑ ↓ → ←", "move, expand and collapse rows of the call tree"),
+    ("Enter", "show the focused row's function in the sandwich"),
+];
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub on_close: Callback<()>,
+}
+
+#[function_component(Help)]
+pub fn help(props: &Props) -> Html {
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <div class="help-backdrop" onclick={close.clone()}>
+            <div id="help" class="help" role="dialog" aria-modal="true" aria-labelledby="help-title"
+                onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                <h2 id="help-title">{ "Keyboard and mouse" }</h2>
+                <dl class="facts keys">
+                    { for KEYS.iter().map(|(k, what)| html! { <><dt><kbd>{ *k }</kbd></dt><dd>{ *what }</dd></> }) }
+                </dl>
+                <button type="button" class="button" id="help-close" onclick={close}>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,91 @@
+//! "Export PNG" and "Export SVG" of the view on screen: PNG copies the
+//! view's canvas (timeline, flame graph, the sandwich's callees); SVG writes
+//! the flame graph (or the sandwich's callees) at its current zoom with
+//! `views::svg`. The file is handed to the browser as a download; nothing
+//! leaves the page.
+
+use crate::components::aggregate::{cache, weight_format};
+use crate::state::Loaded;
+use crate::views::svg::flame_svg;
+use crate::views::{View, ViewState};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlAnchorElement, HtmlCanvasElement};
+
+/// The canvas that shows `view`.
+fn canvas_id(view: View) -> Option<&'static str> {
+    match view {
+        View::Timeline => Some("flamechart"),
+        View::FlameGraph => Some("flamegraph"),
+        View::Sandwich => Some("sandwich-callees"),
+        View::CallTree => None,
+    }
+}
+
+fn element(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// The SVG of the open flame graph (or sandwich callees) at its zoom.
+pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
+    let id = match state.view {
+        View::FlameGraph => "flamegraph",
+        View::Sandwich => "sandwich-callees",
+        _ => return Err("SVG export is for the flame graph and the sandwich".to_owned()),
+    };
+    let canvas = element(id).ok_or("the view has not been drawn yet")?;
+    let zoom = canvas
+        .get_attribute("data-zoom")
+        .and_then(|z| z.parse().ok())
+        .unwrap_or(0);
+    let tree = if state.view == View::FlameGraph {
+        cache::top_down(loaded, state.source, state.range)
+    } else {
+        let function = state
+            .function
+            .as_deref()
+            .and_then(|f| cache::function_id(loaded, f))
+            .ok_or("pick a function first")?;
+        cache::sandwich_of(loaded, state.source, state.range, function).1
+    };
+    let width = f64::from(canvas.client_width()).max(200.0);
+    let format = weight_format(loaded, state.source);
+    Ok(flame_svg(
+        &tree,
+        zoom,
+        &loaded.trace.strings,
+        width,
+        crate::browser::prefers_dark(),
+        &|v| format.emit(v),
+    ))
+}
+
+/// Downloads the open view as `png` or `svg`.
+pub fn download(loaded: &Loaded, state: &ViewState, kind: &str) -> Result<(), String> {
+    let name = format!("flamedrop-{}.{kind}", state.view.name());
+    let url = if kind == "svg" {
+        let text = svg(loaded, state)?;
+        format!(
+            "data:image/svg+xml;charset=utf-8,{}",
+            String::from(js_sys::encode_uri_component(&text))
+        )
+    } else {
+        let id = canvas_id(state.view)
+            .ok_or("the call tree is a table: nothing to export as an image")?;
+        let canvas: HtmlCanvasElement = element(id)
+            .and_then(|e| e.dyn_into().ok())
+            .ok_or("the view has not been drawn yet")?;
+        canvas.to_data_url().map_err(crate::browser::describe)?
+    };
+    save(&name, &url).map_err(crate::browser::describe)
+}
+
+fn save(name: &str, url: &str) -> Result<(), JsValue> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let a: HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    a.set_href(url);
+    a.set_download(name);
+    a.click();
+    Ok(())
+}

@@ -1,0 +1,225 @@
+//! The views' part of `window.flamedrop` (installed by `js_api::install`):
+//!
+//! - `view(name)`: opens a view (`timeline`, `flamegraph`, `sandwich`,
+//!   `calltree`); false for an unknown name;
+//! - `state()`: `{view, source, function, search, range, inverted, fragment}`;
+//! - `search(q)`: sets the search box to `q` (text, or `/regex/`) and returns
+//!   `{functions, calls}` it matches (`{error}` for a bad expression);
+//! - `calltree({inverted, source, limit})`: the call tree of the current (or
+//!   given) source and range as rows in pre-order, children heaviest first:
+//!   `[{name, depth, total, self, calls}]` (depth 1 = top level; in the
+//!   bottom-up tree depth 1 are the functions, depth 2 their callers);
+//! - `sandwich(name)`: `{function, callers, callees}` where callers and
+//!   callees are the direct ones, `[{name, total, self, calls}]`; also shows
+//!   the function in the sandwich view. `null` for an unknown function.
+//! - `svg()`: the open flame graph (or sandwich callees) as SVG text, what
+//!   "Export SVG" saves; `null` in other views.
+//!
+//! Aggregates come from the same cache the views use.
+
+use crate::components::aggregate::cache;
+use crate::state::Loaded;
+use crate::views::{SourceKey, View, ViewChange, ViewState};
+use flamedrop_core::analysis::search::{count, Matcher};
+use flamedrop_core::analysis::CallTree;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::Callback;
+
+#[derive(Default)]
+struct Shared {
+    loaded: Option<Rc<Loaded>>,
+    state: ViewState,
+    commands: Option<Callback<ViewChange>>,
+}
+
+thread_local! {
+    static SHARED: RefCell<Shared> = RefCell::new(Shared::default());
+}
+
+/// The app publishes the trace, its view state and where commands go.
+pub fn publish(loaded: Option<Rc<Loaded>>, state: &ViewState, commands: Callback<ViewChange>) {
+    SHARED.with_borrow_mut(|s| {
+        s.loaded = loaded;
+        s.state = state.clone();
+        s.commands = Some(commands);
+    });
+}
+
+fn send(change: ViewChange) {
+    if let Some(c) = SHARED.with_borrow(|s| s.commands.clone()) {
+        c.emit(change);
+    }
+}
+
+/// Adds the functions to the `window.flamedrop` object.
+pub fn install_into(api: &js_sys::Object) {
+    type Fun = Closure<dyn Fn(JsValue) -> JsValue>;
+    let functions: [(&str, Fun); 6] = [
+        ("svg", Closure::new(|_| svg())),
+        ("view", Closure::new(view)),
+        ("state", Closure::new(|_| state())),
+        ("search", Closure::new(search)),
+        ("calltree", Closure::new(calltree)),
+        ("sandwich", Closure::new(sandwich)),
+    ];
+    for (name, function) in functions {
+        let _ = js_sys::Reflect::set(api, &JsValue::from_str(name), function.as_ref());
+        function.forget(); // lives as long as the page
+    }
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn view(name: JsValue) -> JsValue {
+    match name.as_string().as_deref().and_then(View::parse) {
+        Some(v) => {
+            send(ViewChange::View(v));
+            JsValue::TRUE
+        }
+        None => JsValue::FALSE,
+    }
+}
+
+fn state() -> JsValue {
+    #[derive(Serialize)]
+    struct State {
+        view: &'static str,
+        source: String,
+        function: Option<String>,
+        search: String,
+        range: Option<(i64, i64)>,
+        inverted: bool,
+        fragment: String,
+    }
+    SHARED.with_borrow(|s| {
+        let st = &s.state;
+        to_js(&State {
+            view: st.view.name(),
+            source: st.source.name(),
+            function: st.function.clone(),
+            search: st.search.clone(),
+            range: st.range,
+            inverted: st.inverted,
+            fragment: st.to_fragment(),
+        })
+    })
+}
+
+fn search(query: JsValue) -> JsValue {
+    let query = query.as_string().unwrap_or_default();
+    send(ViewChange::Search(query.clone()));
+    let Some(loaded) = SHARED.with_borrow(|s| s.loaded.clone()) else {
+        return JsValue::NULL;
+    };
+    #[derive(Serialize)]
+    struct Error {
+        error: String,
+    }
+    match Matcher::parse(&query) {
+        Ok(Some(m)) => to_js(&count(&loaded.trace, &m.mark(&loaded.trace.strings))),
+        Ok(None) => to_js(&flamedrop_core::analysis::search::MatchCount::default()),
+        Err(error) => to_js(&Error { error }),
+    }
+}
+
+#[derive(Serialize)]
+struct Row {
+    name: String,
+    depth: u32,
+    total: i64,
+    #[serde(rename = "self")]
+    self_time: i64,
+    calls: u64,
+}
+
+fn calltree(options: JsValue) -> JsValue {
+    let get = |key: &str| js_sys::Reflect::get(&options, &JsValue::from_str(key)).ok();
+    let inverted = get("inverted").and_then(|v| v.as_bool());
+    let source = get("source").and_then(|v| v.as_string());
+    let limit = get("limit")
+        .and_then(|v| v.as_f64())
+        .map_or(100_000, |l| l as usize);
+    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
+    else {
+        return JsValue::NULL;
+    };
+    let source = source
+        .as_deref()
+        .and_then(SourceKey::parse)
+        .unwrap_or(state.source);
+    let tree = cache::tree(
+        &loaded,
+        source,
+        state.range,
+        inverted.unwrap_or(state.inverted),
+    );
+    to_js(&rows(&loaded, &tree, limit))
+}
+
+/// The tree's nodes in pre-order with their depth.
+fn rows(loaded: &Loaded, tree: &CallTree, limit: usize) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut todo: Vec<(u32, u32)> = tree.root().children.iter().rev().map(|&c| (c, 1)).collect();
+    while let Some((at, depth)) = todo.pop() {
+        if out.len() >= limit {
+            break;
+        }
+        let Some(n) = tree.get(at) else { continue };
+        out.push(Row {
+            name: loaded.trace.str(n.name).to_owned(),
+            depth,
+            total: n.total,
+            self_time: n.self_time,
+            calls: n.calls,
+        });
+        todo.extend(n.children.iter().rev().map(|&c| (c, depth + 1)));
+    }
+    out
+}
+
+fn sandwich(name: JsValue) -> JsValue {
+    let Some(name) = name.as_string() else {
+        return JsValue::NULL;
+    };
+    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
+    else {
+        return JsValue::NULL;
+    };
+    let Some(id) = cache::function_id(&loaded, &name) else {
+        return JsValue::NULL;
+    };
+    send(ViewChange::Function(Some(name.clone())));
+    let (callers, callees) = cache::sandwich_of(&loaded, state.source, state.range, id);
+    let direct = |tree: &CallTree| -> Vec<Row> {
+        rows(&loaded, tree, usize::MAX)
+            .into_iter()
+            .filter(|r| r.depth == 2)
+            .collect()
+    };
+    #[derive(Serialize)]
+    struct Sandwich {
+        function: String,
+        callers: Vec<Row>,
+        callees: Vec<Row>,
+    }
+    to_js(&Sandwich {
+        function: name,
+        callers: direct(&callers),
+        callees: direct(&callees),
+    })
+}
+
+fn svg() -> JsValue {
+    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
+    else {
+        return JsValue::NULL;
+    };
+    crate::export_view::svg(&loaded, &state).map_or(JsValue::NULL, |s| JsValue::from_str(&s))
+}

@@ -1,0 +1,196 @@
+//! Which data an aggregated view is built from, as a short key that fits in
+//! the URL and in `data-source` attributes: `spans` (every thread merged),
+//! `thread:<i>`, `samples:<set>:<weight>`, `alloc:<resource>:<bytes|count>`
+//! and `leaks:<resource>:<bytes|count>`.
+
+use flamedrop_core::analysis::{AllocationWeight, Source};
+use flamedrop_core::Trace;
+
+/// A source of call stacks for the aggregated views.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SourceKey {
+    /// Spans of every thread, merged.
+    #[default]
+    AllThreads,
+    /// Spans of one thread.
+    Thread(u32),
+    /// One weight column of a sample set.
+    Samples { set: u32, weight: u32 },
+    /// One allocation resource.
+    Allocations {
+        resource: u32,
+        bytes: bool,
+        only_live: bool,
+    },
+}
+
+impl SourceKey {
+    /// The key's text form.
+    pub fn name(self) -> String {
+        let by = |bytes: bool| if bytes { "bytes" } else { "count" };
+        match self {
+            SourceKey::AllThreads => "spans".to_owned(),
+            SourceKey::Thread(t) => format!("thread:{t}"),
+            SourceKey::Samples { set, weight } => format!("samples:{set}:{weight}"),
+            SourceKey::Allocations {
+                resource,
+                bytes,
+                only_live,
+            } => format!(
+                "{}:{resource}:{}",
+                if only_live { "leaks" } else { "alloc" },
+                by(bytes)
+            ),
+        }
+    }
+
+    /// Reads [`SourceKey::name`]'s form.
+    pub fn parse(s: &str) -> Option<SourceKey> {
+        let mut parts = s.split(':');
+        let kind = parts.next()?;
+        let mut number = || parts.next()?.parse::<u32>().ok();
+        let key = match kind {
+            "spans" => SourceKey::AllThreads,
+            "thread" => SourceKey::Thread(number()?),
+            "samples" => SourceKey::Samples {
+                set: number()?,
+                weight: number()?,
+            },
+            "alloc" | "leaks" => {
+                let resource = number()?;
+                let bytes = match parts.next()? {
+                    "bytes" => true,
+                    "count" => false,
+                    _ => return None,
+                };
+                SourceKey::Allocations {
+                    resource,
+                    bytes,
+                    only_live: kind == "leaks",
+                }
+            }
+            _ => return None,
+        };
+        Some(key)
+    }
+
+    /// The core's description of this source.
+    pub fn source(self, trace: &Trace) -> Source {
+        match self {
+            SourceKey::AllThreads => Source::Spans {
+                threads: (0..trace.threads.len() as u32).collect(),
+            },
+            SourceKey::Thread(t) => Source::Spans { threads: vec![t] },
+            SourceKey::Samples { set, weight } => Source::Samples { set, weight },
+            SourceKey::Allocations {
+                resource,
+                bytes,
+                only_live,
+            } => Source::Allocations {
+                resource,
+                weight: if bytes {
+                    AllocationWeight::Bytes
+                } else {
+                    AllocationWeight::Count
+                },
+                only_live,
+            },
+        }
+    }
+
+    /// True when the weights are times (so they print as durations).
+    pub fn is_time(self) -> bool {
+        matches!(self, SourceKey::AllThreads | SourceKey::Thread(_))
+    }
+
+    /// Every source the trace offers, with a label for the picker.
+    pub fn offered(
+        trace: &Trace,
+        thread_title: impl Fn(usize) -> String,
+    ) -> Vec<(SourceKey, String)> {
+        let mut out = vec![(
+            SourceKey::AllThreads,
+            "Calls: all threads merged".to_owned(),
+        )];
+        if trace.threads.len() > 1 {
+            for t in 0..trace.threads.len() {
+                out.push((
+                    SourceKey::Thread(t as u32),
+                    format!("Calls: {}", thread_title(t)),
+                ));
+            }
+        }
+        for (s, set) in trace.sample_sets.iter().enumerate() {
+            for (w, weight) in set.weight_names.iter().enumerate() {
+                out.push((
+                    SourceKey::Samples {
+                        set: s as u32,
+                        weight: w as u32,
+                    },
+                    format!("{} ({weight})", set.name),
+                ));
+            }
+        }
+        for (r, a) in trace.allocations.iter().enumerate() {
+            for only_live in [false, true] {
+                for bytes in [true, false] {
+                    if bytes && a.size_unit != "bytes" {
+                        continue;
+                    }
+                    let what = if only_live { "leaks" } else { "allocations" };
+                    let by = if bytes { "bytes" } else { "count" };
+                    out.push((
+                        SourceKey::Allocations {
+                            resource: r as u32,
+                            bytes,
+                            only_live,
+                        },
+                        format!("{} {what} by {by}", a.resource),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// The unit of this source's weights ("ns", "bytes", "samples", …).
+    pub fn unit(self, trace: &Trace) -> String {
+        match self {
+            SourceKey::AllThreads | SourceKey::Thread(_) => {
+                trace.time_unit.map_or("ns", |u| u.name()).to_owned()
+            }
+            SourceKey::Samples { set, weight } => trace
+                .sample_sets
+                .get(set as usize)
+                .and_then(|s| s.weight_names.get(weight as usize))
+                .cloned()
+                .unwrap_or_default(),
+            SourceKey::Allocations { bytes, .. } => {
+                if bytes { "bytes" } else { "count" }.to_owned()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_through_text() {
+        for key in [
+            SourceKey::AllThreads,
+            SourceKey::Thread(3),
+            SourceKey::Samples { set: 1, weight: 2 },
+            SourceKey::Allocations {
+                resource: 0,
+                bytes: false,
+                only_live: true,
+            },
+        ] {
+            assert_eq!(SourceKey::parse(&key.name()), Some(key));
+        }
+        assert_eq!(SourceKey::parse("alloc:1:kg"), None);
+        assert_eq!(SourceKey::parse("thread:x"), None);
+    }
+}
