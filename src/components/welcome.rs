@@ -22,7 +22,8 @@ pub fn welcome(props: &Props) -> Html {
             }
             <div class="drop-target">
                 <h1>{ "Drop a trace here" }</h1>
-                <p>{ "A whole " }<code>{ "uftrace.data" }</code>{ " folder, or the files in it." }</p>
+                <p>{ "A whole " }<code>{ "uftrace.data" }</code>{ " folder, the files in it, or a " }
+                    <code>{ ".zip" }</code>{ ", " }<code>{ ".tar" }</code>{ " or " }<code>{ ".tar.gz" }</code>{ " of it." }</p>
                 <div class="open-buttons">
                     <label for="open-folder" class="button primary">{ "Open folder…" }</label>
                     <label for="open-files" class="button">{ "Open files…" }</label>

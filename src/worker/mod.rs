@@ -1,11 +1,13 @@
 //! The decoding Web Worker (the `worker` binary), and the page's handle on it
 //! ([`client`]). [`protocol`] is what they say to each other.
 //!
-//! Inside the worker: wait for a [`protocol::DecodeRequest`], probe each file's
+//! Inside the worker: wait for a [`protocol::DecodeRequest`], expand archives
+//! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then encode the trace and
 //! transfer the buffer to the page.
 
+pub mod archives;
 pub mod client;
 pub mod protocol;
 pub mod reader;
@@ -57,6 +59,7 @@ async fn handle(data: JsValue) {
 
 /// Reads and decodes the files; the encoded trace, or a message for people.
 async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
+    let (files, archive_notes) = archives::expand(files).await?;
     let mut probes = Vec::with_capacity(files.len());
     for file in &files {
         let head_len = file.size().min(PROBE_BYTES as f64);
@@ -99,7 +102,9 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
         }
         decoder.end_file();
     }
-    Ok(codec::encode(&decoder.finish()))
+    let mut trace = decoder.finish();
+    trace.diagnostics.extend(archive_notes);
+    Ok(codec::encode(&trace))
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
