@@ -14,9 +14,9 @@ use crate::components::welcome::Welcome;
 use crate::js_api::{self, LoadCost};
 use crate::loading::dropped::Dropped;
 use crate::loading::unpack::unpack;
-use crate::loading::{demos, picked, InputFile, Opened};
+use crate::loading::{budget, demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
-use crate::worker::client::DecodeJob;
+use crate::worker::client::{silence_allowance_ms, DecodeJob};
 use crate::worker::protocol::WorkerEvent;
 use std::future::Future;
 use std::rc::Rc;
@@ -48,6 +48,8 @@ pub enum Msg {
     /// The trace of load `id` is ready to show (or could not be unpacked).
     Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
     Cancel,
+    /// Decode the files held back as too big, anyway.
+    LoadAnyway,
     Select(Option<SpanRef>),
     Zoom(SpanRef),
     Tab(Tab),
@@ -70,6 +72,12 @@ pub struct App {
     focus: Option<(u32, SpanRef)>,
     tab: Tab,
     dragging: bool,
+    /// Files held back because they looked too big for the tab.
+    too_big: Option<Opened>,
+    /// Input size above which the page asks before decoding.
+    size_limit: f64,
+    /// The watchdog's allowance when the page's URL sets one.
+    watchdog_ms: Option<f64>,
 }
 
 impl Component for App {
@@ -101,6 +109,9 @@ impl Component for App {
             focus: None,
             tab: Tab::Summary,
             dragging: false,
+            too_big: None,
+            size_limit: budget::limit_bytes(),
+            watchdog_ms: budget::watchdog_override_ms(),
         }
     }
 
@@ -132,8 +143,20 @@ impl Component for App {
             }
             Msg::Opened(id, opened) if id == self.load => {
                 match opened {
+                    Ok(opened) if opened.size() > self.size_limit => {
+                        let message =
+                            budget::too_big_message(&opened.label, opened.size(), self.size_limit);
+                        self.fail(message);
+                        self.too_big = Some(opened);
+                    }
                     Ok(opened) => self.decode(ctx, opened),
                     Err(message) => self.fail(message),
+                }
+                true
+            }
+            Msg::LoadAnyway => {
+                if let Some(opened) = self.too_big.take() {
+                    self.decode(ctx, opened);
                 }
                 true
             }
@@ -150,6 +173,7 @@ impl Component for App {
             }
             Msg::Opened(..) | Msg::Worker(..) | Msg::Unpacked(..) => false,
             Msg::Cancel => {
+                self.too_big = None;
                 self.load += 1;
                 self.job = None;
                 self.phase = Phase::Idle;
@@ -248,9 +272,15 @@ impl App {
     fn body(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
+        let on_load_anyway = self
+            .too_big
+            .is_some()
+            .then(|| link.callback(|_| Msg::LoadAnyway));
         match &self.phase {
             Phase::Idle => html! { <Welcome error={None::<String>} {on_demo} /> },
-            Phase::Error(message) => html! { <Welcome error={Some(message.clone())} {on_demo} /> },
+            Phase::Error(message) => html! {
+                <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} />
+            },
             Phase::Loading(progress) => html! {
                 <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
             },
@@ -274,6 +304,7 @@ impl App {
     ) {
         self.load += 1;
         self.job = None; // stops a load in progress
+        self.too_big = None;
         self.selected = None;
         self.focus = None;
         self.tab = Tab::Summary;
@@ -301,7 +332,10 @@ impl App {
         });
         let id = self.load;
         let link = ctx.link().clone();
-        match DecodeJob::start(opened.files, move |event| {
+        let allowance = self
+            .watchdog_ms
+            .unwrap_or_else(|| silence_allowance_ms(opened.size()));
+        match DecodeJob::start(opened.files, allowance, move |event| {
             link.send_message(Msg::Worker(id, event))
         }) {
             Ok(job) => self.job = Some(job),
@@ -312,7 +346,7 @@ impl App {
     fn on_worker(&mut self, ctx: &Context<Self>, event: WorkerEvent) -> bool {
         match event {
             WorkerEvent::Ready => false,
-            WorkerEvent::Progress { read, total } => {
+            WorkerEvent::Progress { read, total, .. } => {
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = read;
                     p.total = total;

@@ -9,6 +9,9 @@ use yew::prelude::*;
 pub struct Props {
     pub error: Option<String>,
     pub on_demo: Callback<&'static str>,
+    /// Offered after a "too big for this tab" error: decode anyway.
+    #[prop_or_default]
+    pub on_load_anyway: Option<Callback<()>>,
 }
 
 #[function_component(Welcome)]
@@ -18,6 +21,14 @@ pub fn welcome(props: &Props) -> Html {
             if let Some(error) = &props.error {
                 <div id="error" class="error" role="alert">
                     <strong>{ "Could not open that. " }</strong>{ error }
+                    if let Some(on_load_anyway) = &props.on_load_anyway {
+                        <div class="error-actions">
+                            <button type="button" id="load-anyway" class="button"
+                                onclick={on_load_anyway.reform(|_: MouseEvent| ())}>
+                                { "Load it anyway" }
+                            </button>
+                        </div>
+                    }
                 </div>
             }
             <div class="drop-target">

@@ -57,6 +57,11 @@ pub async fn expand(files: Vec<InputFile>) -> Result<(Vec<InputFile>, Vec<Diagno
             continue;
         }
         archives += 1;
+        super::post(&super::protocol::WorkerEvent::Progress {
+            read: 0.0,
+            total: 0.0,
+            file: file.path.clone(),
+        });
         let limits = Limits::default();
         if file.size() > limits.max_total_bytes as f64 {
             return Err(format!(

@@ -23,6 +23,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 /// small enough that memory stays bounded (toolchain.md measured 8–32 MiB).
 const CHUNK_BYTES: f64 = (16 << 20) as f64;
 
+/// What the progress names while the decoder turns what it read into a trace.
+pub const BUILDING: &str = "building the trace";
+
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -82,12 +85,21 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
         .sum();
     let mut read = 0.0;
     let mut chunk = Vec::new();
-    post(&WorkerEvent::Progress { read, total });
+    post(&WorkerEvent::Progress {
+        read,
+        total,
+        file: String::new(),
+    });
     for index in plan {
         let Some(file) = files.get(index) else {
             continue;
         };
         decoder.begin_file(index);
+        post(&WorkerEvent::Progress {
+            read,
+            total,
+            file: file.path.clone(),
+        });
         let size = file.size();
         let mut offset = 0.0;
         while offset < size {
@@ -98,10 +110,19 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
             decoder.feed(&chunk);
             read += end - offset;
             offset = end;
-            post(&WorkerEvent::Progress { read, total });
+            post(&WorkerEvent::Progress {
+                read,
+                total,
+                file: file.path.clone(),
+            });
         }
         decoder.end_file();
     }
+    post(&WorkerEvent::Progress {
+        read,
+        total,
+        file: BUILDING.to_owned(),
+    });
     let mut trace = decoder.finish();
     trace.diagnostics.extend(archive_notes);
     Ok(codec::encode(&trace))
