@@ -130,9 +130,8 @@ pub fn decode_files_chunked(files: &[(String, Vec<u8>)], chunk: usize) -> Result
     if !files.iter().any(is_archive) {
         return decode_plain_files(files, chunk);
     }
-    let (expanded, notes) =
-        archive::expand_in_memory(files.to_vec(), &archive::Limits::default())
-            .map_err(|e| LoadError::Archive(e.to_string()))?;
+    let (expanded, notes) = archive::expand_in_memory(files.to_vec(), &archive::Limits::default())
+        .map_err(|e| LoadError::Archive(e.to_string()))?;
     if expanded.is_empty() {
         return Err(empty_archives(&notes));
     }

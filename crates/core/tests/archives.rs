@@ -19,7 +19,10 @@ fn folder(case: &str) -> Vec<(String, Vec<u8>)> {
 
 fn archive(name: &str) -> (String, Vec<u8>) {
     let path = fixtures().join("archives").join(name);
-    (name.to_owned(), std::fs::read(path).expect("archive fixture"))
+    (
+        name.to_owned(),
+        std::fs::read(path).expect("archive fixture"),
+    )
 }
 
 fn report_json(files: &[(String, Vec<u8>)]) -> String {
@@ -57,15 +60,24 @@ fn zip_tar_and_tar_gz_of_a_folder_decode_like_the_folder() {
         );
     }
     let expected = report_json(&folder("c-pthreads-mutex"));
-    assert_eq!(report_json(&[archive("c-pthreads-mutex.tgz")]), expected, "pax tgz");
+    assert_eq!(
+        report_json(&[archive("c-pthreads-mutex.tgz")]),
+        expected,
+        "pax tgz"
+    );
 }
 
 #[test]
 fn expanded_paths_keep_the_folder_inside_the_archive() {
     let (name, data) = archive("a-simple-nested.zip");
     let mut sink = MemorySink::default();
-    let notes = archive::expand(&format!("drop/{name}"), &data, &Limits::default(), &mut sink)
-        .expect("expands");
+    let notes = archive::expand(
+        &format!("drop/{name}"),
+        &data,
+        &Limits::default(),
+        &mut sink,
+    )
+    .expect("expands");
     assert!(notes.is_empty());
     let paths: Vec<&str> = sink.files.iter().map(|(p, _)| p.as_str()).collect();
     assert!(paths.contains(&"drop/uftrace.data/info"), "{paths:?}");
@@ -96,7 +108,10 @@ fn an_empty_archive_says_so() {
     for (name, data) in [("empty.zip", empty_zip), ("empty.tar", empty_tar)] {
         let err = decode_files(&[(name.to_owned(), data)]).expect_err("nothing to decode");
         let text = err.to_string();
-        assert!(text.contains(name) && text.contains("holds no files"), "{text}");
+        assert!(
+            text.contains(name) && text.contains("holds no files"),
+            "{text}"
+        );
     }
 }
 
@@ -110,7 +125,10 @@ fn a_zip_bomb_stops_at_the_limit_with_a_clear_message() {
         max_entries: 10,
     };
     let err = archive::expand_in_memory(vec![bomb], &limits).expect_err("over the limit");
-    assert!(err.to_string().contains("expands to more than 16 MiB"), "{err}");
+    assert!(
+        err.to_string().contains("expands to more than 16 MiB"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -134,8 +152,9 @@ fn a_cut_archive_keeps_what_it_holds_and_reports_the_loss() {
         ("cut.tar", tar[..tar.len() / 2].to_vec()),
         (name.as_str(), tgz[..tgz.len() / 2].to_vec()),
     ] {
-        let (files, notes) = archive::expand_in_memory(vec![(name.to_owned(), cut)], &Limits::default())
-            .expect("partial expansion");
+        let (files, notes) =
+            archive::expand_in_memory(vec![(name.to_owned(), cut)], &Limits::default())
+                .expect("partial expansion");
         assert!(!files.is_empty(), "{name}: some files survive");
         assert!(
             notes.iter().any(|d| d.severity == Severity::DataLoss),

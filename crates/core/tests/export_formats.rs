@@ -72,8 +72,8 @@ fn speedscope_json_has_one_evented_profile_per_thread_with_balanced_events() {
             "uftrace"
         };
         let trace = decode_case(group, case);
-        let doc: serde_json::Value = serde_json::from_str(&to_speedscope_json(&trace))
-            .expect("valid JSON");
+        let doc: serde_json::Value =
+            serde_json::from_str(&to_speedscope_json(&trace)).expect("valid JSON");
         let frames = doc["shared"]["frames"].as_array().expect("frames").len();
         let profiles = doc["profiles"].as_array().expect("profiles");
         let threads = trace.threads.iter().filter(|t| !t.spans.is_empty()).count();

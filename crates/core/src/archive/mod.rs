@@ -268,7 +268,7 @@ fn clean_path(raw: &str) -> Option<String> {
 /// Collects expanded files in memory: the command line's and the tests' sink.
 #[derive(Default)]
 pub struct MemorySink {
-    pub files: Vec<(String, Vec<u8>)>,
+    pub files: MemoryFiles,
 }
 
 impl Sink for MemorySink {
@@ -292,12 +292,15 @@ impl Sink for MemorySink {
     }
 }
 
+/// Files held in memory: (path, bytes).
+pub type MemoryFiles = Vec<(String, Vec<u8>)>;
+
 /// Replaces every archive among `files` (in memory) by the files it holds.
 /// Files that are not archives pass through unchanged.
 pub fn expand_in_memory(
-    files: Vec<(String, Vec<u8>)>,
+    files: MemoryFiles,
     limits: &Limits,
-) -> Result<(Vec<(String, Vec<u8>)>, Vec<Diagnostic>), ArchiveError> {
+) -> Result<(MemoryFiles, Vec<Diagnostic>), ArchiveError> {
     let mut out = Vec::with_capacity(files.len());
     let mut diagnostics = Vec::new();
     for (path, data) in files {

@@ -30,7 +30,13 @@ fn checksum_ok(block: &[u8]) -> bool {
     let sum: u64 = block
         .iter()
         .enumerate()
-        .map(|(i, &b)| if (148..156).contains(&i) { 32 } else { u64::from(b) })
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                u64::from(b)
+            }
+        })
         .sum();
     sum == stored
 }
@@ -93,7 +99,10 @@ impl Read for Counting<'_> {
 }
 
 /// Expands a tar read from `reader` (plain, or out of a gzip stream).
-pub(super) fn expand_stream(reader: &mut dyn Read, out: &mut Expansion) -> Result<(), ArchiveError> {
+pub(super) fn expand_stream(
+    reader: &mut dyn Read,
+    out: &mut Expansion,
+) -> Result<(), ArchiveError> {
     let mut offset: u64 = 0;
     let mut long_name: Option<String> = None;
     let mut header = [0u8; BLOCK];
@@ -232,12 +241,17 @@ fn read_meta(
 fn pax_path(meta: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(meta);
     text.lines()
-        .filter_map(|line| line.split_once(' ')?.1.strip_prefix("path="))
-        .last()
+        .rev()
+        .find_map(|line| line.split_once(' ')?.1.strip_prefix("path="))
         .map(str::to_owned)
 }
 
-fn skip(reader: &mut dyn Read, n: u64, out: &mut Expansion, offset: u64) -> Result<(), ArchiveError> {
+fn skip(
+    reader: &mut dyn Read,
+    n: u64,
+    out: &mut Expansion,
+    offset: u64,
+) -> Result<(), ArchiveError> {
     std::io::copy(&mut reader.take(n), &mut std::io::sink())
         .map(|_| ())
         .map_err(|e| out.damaged(&format!("at byte {offset}: {e}")))

@@ -62,7 +62,9 @@ pub(super) fn expand(data: &[u8], out: &mut Expansion) -> Result<(), ArchiveErro
 fn find_end(data: &[u8]) -> Option<usize> {
     let last = data.len().checked_sub(22)?;
     let first = last.saturating_sub(0xffff);
-    (first..=last).rev().find(|&at| u32_at(data, at) == Some(END))
+    (first..=last)
+        .rev()
+        .find(|&at| u32_at(data, at) == Some(END))
 }
 
 fn central_directory(data: &[u8]) -> Option<Vec<Entry>> {
@@ -199,7 +201,11 @@ fn extract(data: &[u8], entry: &Entry, out: &mut Expansion) -> Result<(), Archiv
         u16_at(data, start + 28),
     );
     let (Some(LOCAL), Some(n), Some(e)) = header else {
-        return skip(out, "zip-bad-local-header", "its local header is damaged".to_owned());
+        return skip(
+            out,
+            "zip-bad-local-header",
+            "its local header is damaged".to_owned(),
+        );
     };
     let body = start + 30 + usize::from(n) + usize::from(e);
     let end = usize::try_from(entry.compressed)

@@ -133,7 +133,12 @@ pub fn to_chrome_json(trace: &Trace) -> String {
                 out.push(',');
             }
             let ts = set.time.get(i).copied().unwrap_or(origin) as f64 * scale;
-            let weight = set.weights.first().and_then(|w| w.get(i)).copied().unwrap_or(1);
+            let weight = set
+                .weights
+                .first()
+                .and_then(|w| w.get(i))
+                .copied()
+                .unwrap_or(1);
             let _ = write!(
                 out,
                 "\n{{\"cpu\":0,\"tid\":{tid},\"ts\":{ts},\"name\":{name},\"sf\":\"{}\",\"weight\":{weight}}}",

@@ -150,8 +150,7 @@ pub fn uftrace_flame_graph(trace: &Trace) -> String {
         replay_thread(thread, unit, preempted, &mut nodes);
     }
     let mut out = String::new();
-    let mut path: Vec<&str> = Vec::new();
-    print(&nodes, 0, unit, trace, &mut path, &mut out);
+    print(&nodes, unit, trace, &mut out);
     out
 }
 
@@ -222,23 +221,30 @@ fn child_named(nodes: &mut Vec<Node>, parent: usize, name: StrId) -> usize {
     index
 }
 
-fn print<'a>(
-    nodes: &[Node],
-    at: usize,
-    unit: u64,
-    trace: &'a Trace,
-    path: &mut Vec<&'a str>,
-    out: &mut String,
-) {
-    for &child in &nodes[at].children {
-        path.push(trace.str(nodes[child].name));
-        let samples = nodes[child].time.wrapping_sub(nodes[child].child_time) / unit;
+/// Writes every node with whole samples, depth first, children in order.
+/// Iterative: a 100 000-deep call stack must not overflow the thread's stack.
+fn print(nodes: &[Node], unit: u64, trace: &Trace, out: &mut String) {
+    let mut path: Vec<&str> = Vec::new();
+    // (node, whether its children were pushed yet)
+    let mut todo: Vec<(usize, bool)> = nodes[0]
+        .children
+        .iter()
+        .rev()
+        .map(|&c| (c, false))
+        .collect();
+    while let Some((at, expanded)) = todo.pop() {
+        if expanded {
+            path.pop();
+            continue;
+        }
+        path.push(trace.str(nodes[at].name));
+        let samples = nodes[at].time.wrapping_sub(nodes[at].child_time) / unit;
         if samples > 0 {
             out.push_str(&path.join(";"));
             out.push_str(&format!(" {samples}\n"));
         }
-        print(nodes, child, unit, trace, path, out);
-        path.pop();
+        todo.push((at, true));
+        todo.extend(nodes[at].children.iter().rev().map(|&c| (c, false)));
     }
 }
 

@@ -37,16 +37,26 @@ pub fn to_speedscope_json(trace: &Trace) -> String {
             };
             let name = format!("{} ({weight_name}){owner}", set.name);
             let stacks = set.stack.iter().copied().zip(weights.iter().copied());
-            profiles.push(sampled(trace, name, unit_of(weight_name), stacks, &mut frames));
+            profiles.push(sampled(
+                trace,
+                name,
+                unit_of(weight_name),
+                stacks,
+                &mut frames,
+            ));
         }
     }
     for allocations in &trace.allocations {
-        let name = format!("{} allocations by {}", allocations.resource, allocations.size_unit);
-        let stacks = allocations
-            .stack
-            .iter()
-            .copied()
-            .zip(allocations.size.iter().map(|&s| i64::try_from(s).unwrap_or(i64::MAX)));
+        let name = format!(
+            "{} allocations by {}",
+            allocations.resource, allocations.size_unit
+        );
+        let stacks = allocations.stack.iter().copied().zip(
+            allocations
+                .size
+                .iter()
+                .map(|&s| i64::try_from(s).unwrap_or(i64::MAX)),
+        );
         let unit = unit_of(&allocations.size_unit);
         profiles.push(sampled(trace, name, unit, stacks, &mut frames));
     }
