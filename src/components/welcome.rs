@@ -2,7 +2,7 @@
 //! the bundled demos, the promise that nothing is uploaded — and, after a
 //! failed load, the error message (`#error`).
 
-use crate::loading::demos::DEMOS;
+use crate::loading::demos::{self, DEMOS};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -44,23 +44,28 @@ pub fn welcome(props: &Props) -> Html {
                 { "Nothing is uploaded. Your files are read and decoded by WebAssembly inside this tab; \
                    the page makes no requests to other sites and works offline." }
             </p>
-            <div class="demos">
-                <h2>{ "Or try a demo" }</h2>
-                <ul>
-                    { for DEMOS.iter().map(|d| {
-                        let on_demo = props.on_demo.clone();
-                        let name = d.name;
-                        html! {
-                            <li>
-                                <button type="button" class="demo" data-demo={name}
-                                    onclick={Callback::from(move |_: MouseEvent| on_demo.emit(name))}>
-                                    <span class="demo-title">{ d.title }</span>
-                                    <span class="demo-blurb">{ d.blurb }</span>
-                                </button>
-                            </li>
-                        }
-                    }) }
-                </ul>
+            <div class="demos" id="gallery">
+                <h2>{ "Or try a demo — one real recording per format" }</h2>
+                { for demos::formats().into_iter().map(|format| html! {
+                    <section class="demo-format" data-format={format}>
+                        <h3>{ format }</h3>
+                        <ul>
+                            { for DEMOS.iter().filter(|d| d.format == format).map(|d| {
+                                let on_demo = props.on_demo.clone();
+                                let name = d.name;
+                                html! {
+                                    <li>
+                                        <button type="button" class="demo" data-demo={name}
+                                            onclick={Callback::from(move |_: MouseEvent| on_demo.emit(name))}>
+                                            <span class="demo-title">{ d.title }</span>
+                                            <span class="demo-blurb">{ d.blurb }</span>
+                                        </button>
+                                    </li>
+                                }
+                            }) }
+                        </ul>
+                    </section>
+                }) }
             </div>
         </section>
     }

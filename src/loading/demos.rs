@@ -10,8 +10,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, Response};
 
-/// A demo shown on the empty page.
+/// A demo shown on the empty page's gallery, grouped by format.
 pub struct Demo {
+    /// The format's name as reports give it (`uftrace`, `scaler`, …): the
+    /// gallery's heading.
+    pub format: &'static str,
     pub name: &'static str,
     pub title: &'static str,
     pub blurb: &'static str,
@@ -20,16 +23,29 @@ pub struct Demo {
 /// Every bundled demo, in the order the empty page lists them.
 pub const DEMOS: &[Demo] = &[
     Demo {
+        format: "uftrace",
         name: "a-simple-nested",
         title: "Simple nested calls",
         blurb: "uftrace of a small C program: main → top → mid → leaf, then say → printf.",
     },
     Demo {
+        format: "uftrace",
         name: "c-pthreads-mutex",
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
 ];
+
+/// The formats that have demos, in the order of their first demo.
+pub fn formats() -> Vec<&'static str> {
+    let mut formats: Vec<&'static str> = Vec::new();
+    for demo in DEMOS {
+        if !formats.contains(&demo.format) {
+            formats.push(demo.format);
+        }
+    }
+    formats
+}
 
 /// The demo called `name`, if it exists.
 pub fn find(name: &str) -> Option<&'static Demo> {
