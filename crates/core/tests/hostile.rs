@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 /// Files up to this size are cut at every offset.
 const EVERY_OFFSET_UP_TO: usize = 1024;
-/// Cuts of a bigger file (evenly spread, plus the first and last 16 bytes).
-const CUTS_OF_BIG_FILES: usize = 48;
+/// Cuts of a bigger file (evenly spread, plus the first and last 8 bytes).
+const CUTS_OF_BIG_FILES: usize = 24;
 /// Cuts of each file of a case that is not thorough.
 const SAMPLED_CUTS: usize = 4;
 /// No single decode may take longer than this (a hang shows up as a failure).
@@ -166,7 +166,7 @@ fn cuts(len: usize, thorough: bool) -> Vec<usize> {
         return (0..len).collect();
     }
     let (spread, ends) = if thorough {
-        (CUTS_OF_BIG_FILES, 16)
+        (CUTS_OF_BIG_FILES, 8)
     } else {
         (SAMPLED_CUTS, 2)
     };
@@ -207,7 +207,7 @@ fn random_bit_flips() {
         thorough,
     } in all_cases()
     {
-        let rounds = if thorough { 12 } else { 2 };
+        let rounds = if thorough { 8 } else { 2 };
         for index in 0..files.len() {
             if files[index].1.is_empty() {
                 continue;
