@@ -3,7 +3,7 @@
 # cargo, node and npm (see /work/shared/design/toolchain.md for why these exact versions):
 #   rustup: wasm32-unknown-unknown, rustfmt, clippy     apt: chromium, chromium-driver
 #   cargo install: trunk 0.21.14, wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock
-#   npm: binaryen@132.0.0 (wasm-opt) into tools/binaryen, tests/e2e packages (playwright-core)
+#   npm: binaryen@132.0.0 (wasm-opt) into tools/binaryen, tests/e2e packages (playwright-core, speedscope)
 # Idempotent: every step checks what is installed and skips; a second run takes a few seconds.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -56,13 +56,16 @@ fi
 ok "$(wasm-opt --version)"
 
 step "npm: tests/e2e packages"
-want=$(node -p 'require("./tests/e2e/package.json").devDependencies["playwright-core"]')
-have=$(node -p 'require("./tests/e2e/node_modules/playwright-core/package.json").version' 2>/dev/null || true)
-if [ "$want" != "$have" ]; then
+# Every devDependency (playwright-core, speedscope) at the version package.json pins.
+want=$(node -p 'Object.entries(require("./tests/e2e/package.json").devDependencies).map(([n, v]) => n + "@" + v).join(" ")')
+installed_e2e() {
+  node -p 'Object.keys(require("./tests/e2e/package.json").devDependencies).map((n) => { try { return n + "@" + require("./tests/e2e/node_modules/" + n + "/package.json").version } catch { return n + "@none" } }).join(" ")' 2>/dev/null || true
+}
+if [ "$want" != "$(installed_e2e)" ]; then
   if [ -f tests/e2e/package-lock.json ]; then retry npm ci --prefix tests/e2e --no-audit --no-fund
   else retry npm install --prefix tests/e2e --no-audit --no-fund; fi
 fi
-ok "playwright-core $(node -p 'require("./tests/e2e/node_modules/playwright-core/package.json").version')"
+ok "$(installed_e2e)"
 
 step "cargo install trunk $TRUNK_VERSION (about 7 min the first time)"
 # Two trunk builds at once on 2 cores can run out of memory: wait for one already running.

@@ -18,10 +18,10 @@ use crate::highlight::Highlight;
 use crate::js_api::{self, LoadCost};
 use crate::loading::dropped::Dropped;
 use crate::loading::unpack::unpack;
-use crate::loading::{demos, picked, InputFile, Opened};
+use crate::loading::{budget, demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
 use crate::views::{View, ViewChange, ViewState};
-use crate::worker::client::DecodeJob;
+use crate::worker::client::{silence_allowance_ms, DecodeJob};
 use crate::worker::protocol::WorkerEvent;
 use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
 use gloo::events::EventListener;
@@ -55,6 +55,8 @@ pub enum Msg {
     /// The trace of load `id` is ready to show (or could not be unpacked).
     Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
     Cancel,
+    /// Decode the files held back as too big, anyway.
+    LoadAnyway,
     Select(Option<SpanRef>),
     Zoom(SpanRef),
     Tab(Tab),
@@ -101,6 +103,12 @@ pub struct App {
     /// The last search jump in a tree view: (node, bump).
     reveal: Option<(u32, u32)>,
     _keys: Option<EventListener>,
+    /// Files held back because they looked too big for the tab.
+    too_big: Option<Opened>,
+    /// Input size above which the page asks before decoding.
+    size_limit: f64,
+    /// The watchdog's allowance when the page's URL sets one.
+    watchdog_ms: Option<f64>,
 }
 
 impl Component for App {
@@ -140,6 +148,9 @@ impl Component for App {
             generation: 0,
             reveal: None,
             _keys: crate::views_keys::listen(ctx.link().callback(Msg::Key)),
+            too_big: None,
+            size_limit: budget::limit_bytes(),
+            watchdog_ms: budget::watchdog_override_ms(),
         }
     }
 
@@ -171,8 +182,20 @@ impl Component for App {
             }
             Msg::Opened(id, opened) if id == self.load => {
                 match opened {
+                    Ok(opened) if opened.size() > self.size_limit => {
+                        let message =
+                            budget::too_big_message(&opened.label, opened.size(), self.size_limit);
+                        self.fail(message);
+                        self.too_big = Some(opened);
+                    }
                     Ok(opened) => self.decode(ctx, opened),
                     Err(message) => self.fail(message),
+                }
+                true
+            }
+            Msg::LoadAnyway => {
+                if let Some(opened) = self.too_big.take() {
+                    self.decode(ctx, opened);
                 }
                 true
             }
@@ -191,6 +214,7 @@ impl Component for App {
             }
             Msg::Opened(..) | Msg::Worker(..) | Msg::Unpacked(..) => false,
             Msg::Cancel => {
+                self.too_big = None;
                 self.load += 1;
                 self.job = None;
                 self.phase = Phase::Idle;
@@ -345,9 +369,15 @@ impl App {
     fn body(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
+        let on_load_anyway = self
+            .too_big
+            .is_some()
+            .then(|| link.callback(|_| Msg::LoadAnyway));
         match &self.phase {
             Phase::Idle => html! { <Welcome error={None::<String>} {on_demo} /> },
-            Phase::Error(message) => html! { <Welcome error={Some(message.clone())} {on_demo} /> },
+            Phase::Error(message) => html! {
+                <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} />
+            },
             Phase::Loading(progress) => html! {
                 <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
             },
@@ -380,6 +410,7 @@ impl App {
     ) {
         self.load += 1;
         self.job = None; // stops a load in progress
+        self.too_big = None;
         self.selected = None;
         self.focus = None;
         self.tab = Tab::Summary;
@@ -410,7 +441,10 @@ impl App {
         });
         let id = self.load;
         let link = ctx.link().clone();
-        match DecodeJob::start(opened.files, move |event| {
+        let allowance = self
+            .watchdog_ms
+            .unwrap_or_else(|| silence_allowance_ms(opened.size()));
+        match DecodeJob::start(opened.files, allowance, move |event| {
             link.send_message(Msg::Worker(id, event))
         }) {
             Ok(job) => self.job = Some(job),
@@ -421,7 +455,7 @@ impl App {
     fn on_worker(&mut self, ctx: &Context<Self>, event: WorkerEvent) -> bool {
         match event {
             WorkerEvent::Ready => false,
-            WorkerEvent::Progress { read, total } => {
+            WorkerEvent::Progress { read, total, .. } => {
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = read;
                     p.total = total;

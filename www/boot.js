@@ -4,3 +4,11 @@
 const tag = document.querySelector('script[data-js][data-wasm]');
 const { default: init } = await import(new URL(tag.dataset.js, document.baseURI).href);
 await init({ module_or_path: new URL(tag.dataset.wasm, document.baseURI) });
+
+// The service worker (sw.js) caches the app so it opens offline after this first visit. Its
+// scope is the folder this page is served from, so the site works under any sub-path.
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker
+    .register(new URL('sw.js', document.baseURI), { scope: new URL('./', document.baseURI).pathname })
+    .catch((e) => console.warn(`flamedrop: offline use is not available: ${e.message}`));
+}

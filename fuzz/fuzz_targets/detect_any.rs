@@ -5,10 +5,12 @@ use flamedrop_core::decode_files;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let name = match data.first().copied().unwrap_or(0) % 4 {
+    let name = match data.first().copied().unwrap_or(0) % 6 {
         0 => "info",
         1 => "123.dat",
         2 => "task.txt",
+        3 => "trace.tar",
+        4 => "0.dat.gz",
         _ => "unknown",
     };
     let _ = decode_files(&[(name.to_string(), data.to_vec())]);

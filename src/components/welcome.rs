@@ -2,13 +2,16 @@
 //! the bundled demos, the promise that nothing is uploaded — and, after a
 //! failed load, the error message (`#error`).
 
-use crate::loading::demos::DEMOS;
+use crate::loading::demos::{self, DEMOS};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub error: Option<String>,
     pub on_demo: Callback<&'static str>,
+    /// Offered after a "too big for this tab" error: decode anyway.
+    #[prop_or_default]
+    pub on_load_anyway: Option<Callback<()>>,
 }
 
 #[function_component(Welcome)]
@@ -18,11 +21,20 @@ pub fn welcome(props: &Props) -> Html {
             if let Some(error) = &props.error {
                 <div id="error" class="error" role="alert">
                     <strong>{ "Could not open that. " }</strong>{ error }
+                    if let Some(on_load_anyway) = &props.on_load_anyway {
+                        <div class="error-actions">
+                            <button type="button" id="load-anyway" class="button"
+                                onclick={on_load_anyway.reform(|_: MouseEvent| ())}>
+                                { "Load it anyway" }
+                            </button>
+                        </div>
+                    }
                 </div>
             }
             <div class="drop-target">
                 <h1>{ "Drop a trace here" }</h1>
-                <p>{ "A whole " }<code>{ "uftrace.data" }</code>{ " folder, or the files in it." }</p>
+                <p>{ "A whole " }<code>{ "uftrace.data" }</code>{ " folder, the files in it, or a " }
+                    <code>{ ".zip" }</code>{ ", " }<code>{ ".tar" }</code>{ " or " }<code>{ ".tar.gz" }</code>{ " of it." }</p>
                 <div class="open-buttons">
                     <label for="open-folder" class="button primary">{ "Open folder…" }</label>
                     <label for="open-files" class="button">{ "Open files…" }</label>
@@ -32,23 +44,28 @@ pub fn welcome(props: &Props) -> Html {
                 { "Nothing is uploaded. Your files are read and decoded by WebAssembly inside this tab; \
                    the page makes no requests to other sites and works offline." }
             </p>
-            <div class="demos">
-                <h2>{ "Or try a demo" }</h2>
-                <ul>
-                    { for DEMOS.iter().map(|d| {
-                        let on_demo = props.on_demo.clone();
-                        let name = d.name;
-                        html! {
-                            <li>
-                                <button type="button" class="demo" data-demo={name}
-                                    onclick={Callback::from(move |_: MouseEvent| on_demo.emit(name))}>
-                                    <span class="demo-title">{ d.title }</span>
-                                    <span class="demo-blurb">{ d.blurb }</span>
-                                </button>
-                            </li>
-                        }
-                    }) }
-                </ul>
+            <div class="demos" id="gallery">
+                <h2>{ "Or try a demo — one real recording per format" }</h2>
+                { for demos::formats().into_iter().map(|format| html! {
+                    <section class="demo-format" data-format={format}>
+                        <h3>{ format }</h3>
+                        <ul>
+                            { for DEMOS.iter().filter(|d| d.format == format).map(|d| {
+                                let on_demo = props.on_demo.clone();
+                                let name = d.name;
+                                html! {
+                                    <li>
+                                        <button type="button" class="demo" data-demo={name}
+                                            onclick={Callback::from(move |_: MouseEvent| on_demo.emit(name))}>
+                                            <span class="demo-title">{ d.title }</span>
+                                            <span class="demo-blurb">{ d.blurb }</span>
+                                        </button>
+                                    </li>
+                                }
+                            }) }
+                        </ul>
+                    </section>
+                }) }
             </div>
         </section>
     }

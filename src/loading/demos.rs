@@ -10,8 +10,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, Response};
 
-/// A demo shown on the empty page.
+/// A demo shown on the empty page's gallery, grouped by format.
 pub struct Demo {
+    /// The format's name as reports give it (`uftrace`, `scaler`, …): the
+    /// gallery's heading.
+    pub format: &'static str,
     pub name: &'static str,
     pub title: &'static str,
     pub blurb: &'static str,
@@ -20,36 +23,53 @@ pub struct Demo {
 /// Every bundled demo, in the order the empty page lists them.
 pub const DEMOS: &[Demo] = &[
     Demo {
+        format: "uftrace",
         name: "a-simple-nested",
         title: "Simple nested calls",
         blurb: "uftrace of a small C program: main → top → mid → leaf, then say → printf.",
     },
     Demo {
+        format: "uftrace",
         name: "c-pthreads-mutex",
         title: "Threads and a mutex",
         blurb: "uftrace of 4 pthreads sharing a mutex: one lane per thread, off-CPU time hatched.",
     },
     Demo {
+        format: "scaler",
         name: "scaler-prodcons",
         title: "Scaler: producer and consumers",
         blurb: "Scaler trees of a producer and two consumers: mutex, condition variable and semaphore calls, listed under Tables.",
     },
     Demo {
+        format: "selogger",
         name: "selogger-v060-omnibinary",
         title: "Java execution trace",
         blurb: "SELogger 0.6 binary trace of a Java program: method and call-site spans per thread, on an event clock.",
     },
     Demo {
+        format: "sp-rtrace",
         name: "rtrace-c-leaks",
         title: "Memory leaks",
         blurb: "sp-rtrace of a small C program: allocations by backtrace, 14 blocks still live at the end.",
     },
     Demo {
+        format: "swap",
         name: "swap-gallery",
         title: "Tizen SWAP stream",
         blurb: "A synthetic Tizen Dynamic Analyzer stream: two threads, samples, system counters, memory and file probes.",
     },
 ];
+
+/// The formats that have demos, in the order of their first demo.
+pub fn formats() -> Vec<&'static str> {
+    let mut formats: Vec<&'static str> = Vec::new();
+    for demo in DEMOS {
+        if !formats.contains(&demo.format) {
+            formats.push(demo.format);
+        }
+    }
+    formats
+}
 
 /// The demo called `name`, if it exists.
 pub fn find(name: &str) -> Option<&'static Demo> {

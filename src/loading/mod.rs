@@ -4,6 +4,7 @@
 //! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
 //! whose answer [`unpack`] turns into the trace the page shows.
 
+pub mod budget;
 pub mod demos;
 pub mod dropped;
 pub mod picked;

@@ -1,9 +1,14 @@
 //! The page's handle on one decoding job: starts a worker, sends it the files
 //! once it is ready, forwards what it says, and terminates it when dropped
 //! (which is how a load is cancelled).
+//!
+//! A watchdog keeps the page alive when a decoder hangs: if the worker says
+//! nothing for longer than its allowance, it is terminated and the load fails
+//! with a message naming the file it was reading.
 
 use super::protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
-use std::cell::RefCell;
+use gloo::timers::callback::Interval;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -18,25 +23,62 @@ pub struct DecodeJob {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _watchdog: Interval,
+}
+
+/// How long a worker may stay silent: a base allowance, plus time for building
+/// the trace in proportion to the input (the one step that sends no progress).
+pub fn silence_allowance_ms(input_bytes: f64) -> f64 {
+    const BASE_MS: f64 = 30_000.0;
+    const MS_PER_MIB: f64 = 100.0;
+    BASE_MS + input_bytes / (1 << 20) as f64 * MS_PER_MIB
+}
+
+/// What the watchdog knows: when the worker last spoke, and about what.
+struct Heartbeat {
+    last: Cell<f64>,
+    file: RefCell<String>,
+    fired: Cell<bool>,
 }
 
 impl DecodeJob {
     /// Starts a worker that decodes `files`; every event it sends (except
     /// `Ready`, handled here) goes to `on_event`.
+    /// `allowance_ms` is how long the worker may stay silent before the
+    /// watchdog stops it (see [`silence_allowance_ms`]).
     pub fn start(
         files: Vec<InputFile>,
+        allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
         let worker = Worker::new(WORKER_URL)
             .map_err(|e| format!("could not start the decoding worker: {e:?}"))?;
         let on_event = Rc::new(on_event);
+        let heartbeat = Rc::new(Heartbeat {
+            last: Cell::new(crate::browser::now()),
+            file: RefCell::new(String::new()),
+            fired: Cell::new(false),
+        });
+        let opened = match files.as_slice() {
+            [one] => one.path.clone(),
+            all => format!("{} files", all.len()),
+        };
         // The request waits here until the worker says it is listening.
         let pending = Rc::new(RefCell::new(Some(DecodeRequest { files })));
 
         let on_message = {
-            let (worker, on_event) = (worker.clone(), on_event.clone());
+            let (worker, on_event, heartbeat) =
+                (worker.clone(), on_event.clone(), heartbeat.clone());
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                match from_js::<WorkerEvent>(event.data()) {
+                if heartbeat.fired.get() {
+                    return;
+                }
+                heartbeat.last.set(crate::browser::now());
+                let message = from_js::<WorkerEvent>(event.data());
+                if let Ok(WorkerEvent::Progress { file, .. }) = &message {
+                    file.clone_into(&mut heartbeat.file.borrow_mut());
+                }
+                match message {
                     Ok(WorkerEvent::Ready) => {
                         let Some(request) = pending.borrow_mut().take() else {
                             return;
@@ -53,6 +95,32 @@ impl DecodeJob {
                     Ok(other) => on_event(other),
                     Err(message) => on_event(WorkerEvent::Failed { message }),
                 }
+            })
+        };
+        let watchdog = {
+            let (worker, on_event, heartbeat) =
+                (worker.clone(), on_event.clone(), heartbeat.clone());
+            let every_ms = (allowance_ms / 4.0).clamp(10.0, 1_000.0) as u32;
+            Interval::new(every_ms, move || {
+                let silent = crate::browser::now() - heartbeat.last.get();
+                if heartbeat.fired.get() || silent <= allowance_ms {
+                    return;
+                }
+                heartbeat.fired.set(true);
+                worker.terminate();
+                let file = heartbeat.file.borrow();
+                let busy = match file.as_str() {
+                    "" => format!("opening {opened}"),
+                    super::BUILDING => format!("building the trace of {opened}"),
+                    path => format!("reading {path}"),
+                };
+                on_event(WorkerEvent::Failed {
+                    message: format!(
+                        "the decoder stopped responding while {busy} (silent for {:.0} s) and was \
+                         stopped; the file may be damaged in a way flamedrop does not handle yet",
+                        silent / 1000.0
+                    ),
+                });
             })
         };
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
@@ -72,6 +140,7 @@ impl DecodeJob {
             worker,
             _on_message: on_message,
             _on_error: on_error,
+            _watchdog: watchdog,
         })
     }
 }

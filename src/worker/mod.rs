@@ -1,11 +1,13 @@
 //! The decoding Web Worker (the `worker` binary), and the page's handle on it
 //! ([`client`]). [`protocol`] is what they say to each other.
 //!
-//! Inside the worker: wait for a [`protocol::DecodeRequest`], probe each file's
+//! Inside the worker: wait for a [`protocol::DecodeRequest`], expand archives
+//! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then encode the trace and
 //! transfer the buffer to the page.
 
+pub mod archives;
 pub mod client;
 pub mod protocol;
 pub mod reader;
@@ -20,6 +22,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 /// Chunk size for reading files: big enough that per-chunk overhead vanishes,
 /// small enough that memory stays bounded (toolchain.md measured 8–32 MiB).
 const CHUNK_BYTES: f64 = (16 << 20) as f64;
+
+/// What the progress names while the decoder turns what it read into a trace.
+pub const BUILDING: &str = "building the trace";
 
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {
@@ -57,6 +62,7 @@ async fn handle(data: JsValue) {
 
 /// Reads and decodes the files; the encoded trace, or a message for people.
 async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
+    let (files, archive_notes) = archives::expand(files).await?;
     let mut probes = Vec::with_capacity(files.len());
     for file in &files {
         let head_len = file.size().min(PROBE_BYTES as f64);
@@ -79,12 +85,21 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
         .sum();
     let mut read = 0.0;
     let mut chunk = Vec::new();
-    post(&WorkerEvent::Progress { read, total });
+    post(&WorkerEvent::Progress {
+        read,
+        total,
+        file: String::new(),
+    });
     for index in plan {
         let Some(file) = files.get(index) else {
             continue;
         };
         decoder.begin_file(index);
+        post(&WorkerEvent::Progress {
+            read,
+            total,
+            file: file.path.clone(),
+        });
         let size = file.size();
         let mut offset = 0.0;
         while offset < size {
@@ -95,11 +110,22 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
             decoder.feed(&chunk);
             read += end - offset;
             offset = end;
-            post(&WorkerEvent::Progress { read, total });
+            post(&WorkerEvent::Progress {
+                read,
+                total,
+                file: file.path.clone(),
+            });
         }
         decoder.end_file();
     }
-    Ok(codec::encode(&decoder.finish()))
+    post(&WorkerEvent::Progress {
+        read,
+        total,
+        file: BUILDING.to_owned(),
+    });
+    let mut trace = decoder.finish();
+    trace.diagnostics.extend(archive_notes);
+    Ok(codec::encode(&trace))
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {

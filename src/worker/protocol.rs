@@ -35,8 +35,9 @@ pub enum WorkerEvent {
     /// The worker's wasm is running and listening (messages sent before this
     /// would be lost).
     Ready,
-    /// Bytes read so far out of the bytes the decoder planned to read.
-    Progress { read: f64, total: f64 },
+    /// Bytes read so far out of the bytes the decoder planned to read, and
+    /// what the worker is busy with (a file's path, or "building the trace").
+    Progress { read: f64, total: f64, file: String },
     /// The trace, encoded by `flamedrop_core::model::codec`.
     Done {
         #[serde(with = "serde_wasm_bindgen::preserve")]

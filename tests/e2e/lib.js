@@ -114,9 +114,10 @@ function isSameOrigin(url, origin) {
  * opts.allowConsoleError: RegExp for console errors the test expects (never matches a crash).
  * opts.pathPrefix: every same-origin request must have a path starting with it (sub-path test).
  * opts.viewport: defaults to 1280x800.
+ * opts.base: the page's base URL, when the test serves another site (default: the viewer's).
  */
 async function withPage(t, fn, opts = {}) {
-  const url = await base();
+  const url = opts.base || (await base());
   const origin = new URL(url).origin;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flamedrop-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -290,6 +291,7 @@ async function openEmpty(page, url) {
 
 module.exports = {
   CASES,
+  cliPath,
   DEMOS,
   SUBPATH,
   assertDrawn,

@@ -1,7 +1,9 @@
-//! Reading paths from disk into a decoder: folders are walked, files are
-//! probed by their first bytes, then fed in chunks in the decoder's order.
+//! Reading paths from disk into a decoder: folders are walked, archives are
+//! expanded in memory, files are probed by their first bytes, then fed in
+//! chunks in the decoder's order.
 
-use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
+use flamedrop_core::archive::{self, Limits, MemorySink, ARCHIVE_PROBE_BYTES};
+use flamedrop_core::input::{empty_archives, open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::Trace;
 use std::fs::File;
 use std::io::Read;
@@ -26,16 +28,41 @@ pub fn decode_paths(paths: &[String]) -> Result<Trace, String> {
         }
     }
     found.sort();
-    let mut probes = Vec::with_capacity(found.len());
-    for (name, path) in &found {
-        let size = std::fs::metadata(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .len();
-        let mut head = vec![0u8; PROBE_BYTES];
-        let n = File::open(path)
-            .and_then(|mut f| f.read(&mut head))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        head.truncate(n);
+    let mut sources: Vec<(String, Source)> = Vec::with_capacity(found.len());
+    let mut notes = Vec::new();
+    let mut archives = 0;
+    for (name, path) in found {
+        let head = read_head(&path, ARCHIVE_PROBE_BYTES)?;
+        if archive::kind(flamedrop_core::input::file_name(&name), &head).is_none() {
+            sources.push((name, Source::Disk(path)));
+            continue;
+        }
+        archives += 1;
+        let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut sink = MemorySink::default();
+        notes.extend(
+            archive::expand(&name, &data, &Limits::default(), &mut sink)
+                .map_err(|e| e.to_string())?,
+        );
+        sources.extend(sink.files.into_iter().map(|(n, d)| (n, Source::Memory(d))));
+    }
+    if sources.is_empty() && archives > 0 {
+        return Err(empty_archives(&notes).to_string());
+    }
+    let mut probes = Vec::with_capacity(sources.len());
+    for (name, source) in &sources {
+        let (size, head) = match source {
+            Source::Disk(path) => (
+                std::fs::metadata(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .len(),
+                read_head(path, PROBE_BYTES)?,
+            ),
+            Source::Memory(data) => (
+                data.len() as u64,
+                data[..data.len().min(PROBE_BYTES)].to_vec(),
+            ),
+        };
         probes.push(FileProbe {
             path: name.clone(),
             size,
@@ -45,23 +72,45 @@ pub fn decode_paths(paths: &[String]) -> Result<Trace, String> {
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
     let mut buffer = vec![0u8; CHUNK];
     for index in decoder.plan() {
-        let Some((_, path)) = found.get(index) else {
+        let Some((_, source)) = sources.get(index) else {
             continue;
         };
-        let mut file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         decoder.begin_file(index);
-        loop {
-            let n = file
-                .read(&mut buffer)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            if n == 0 {
-                break;
+        match source {
+            Source::Memory(data) => data.chunks(CHUNK).for_each(|c| decoder.feed(c)),
+            Source::Disk(path) => {
+                let mut file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                loop {
+                    let n = file
+                        .read(&mut buffer)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    if n == 0 {
+                        break;
+                    }
+                    decoder.feed(&buffer[..n]);
+                }
             }
-            decoder.feed(&buffer[..n]);
         }
         decoder.end_file();
     }
-    Ok(decoder.finish())
+    let mut trace = decoder.finish();
+    trace.diagnostics.extend(notes);
+    Ok(trace)
+}
+
+/// Where a file's bytes are: on disk, or expanded from an archive.
+enum Source {
+    Disk(PathBuf),
+    Memory(Vec<u8>),
+}
+
+/// Up to `n` first bytes of a file.
+fn read_head(path: &Path, n: usize) -> Result<Vec<u8>, String> {
+    let mut head = Vec::with_capacity(n);
+    File::open(path)
+        .and_then(|f| f.take(n as u64).read_to_end(&mut head))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(head)
 }
 
 /// Collects the files below `dir` with paths relative to `root`'s parent, so a

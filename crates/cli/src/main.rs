@@ -62,8 +62,11 @@ fn run(args: &[String]) -> Result<(), String> {
         "convert" => match to.as_deref() {
             Some("chrome") => export::chrome::to_chrome_json(&trace),
             Some("collapsed") => export::collapsed::to_collapsed(&trace),
+            Some("speedscope") => export::speedscope::to_speedscope_json(&trace),
             Some(other) => {
-                return Err(format!("cannot convert to {other:?} (chrome or collapsed)"))
+                return Err(format!(
+                    "cannot convert to {other:?} (chrome, speedscope or collapsed)"
+                ))
             }
             None => return Err(format!("convert needs --to\n{USAGE}")),
         },

@@ -5,6 +5,7 @@
 //! and the command line (which reads from disk), so a trace decodes the same
 //! way everywhere and big files never need to sit whole in memory.
 
+use crate::archive;
 use crate::formats;
 use crate::model::{Format, Trace};
 use std::fmt;
@@ -55,12 +56,15 @@ pub enum LoadError {
     UnknownFormat { files: Vec<String> },
     /// The files are a known tool's output in a version flamedrop cannot show.
     Unsupported { format: Format, reason: String },
+    /// An archive could not be expanded (damaged, too big, empty).
+    Archive(String),
 }
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::NoFiles => write!(f, "no files were given"),
+            LoadError::Archive(message) => write!(f, "{message}"),
             LoadError::UnknownFormat { files } => {
                 let shown: Vec<&str> = files.iter().take(5).map(String::as_str).collect();
                 let more = files.len().saturating_sub(shown.len());
@@ -141,7 +145,36 @@ pub fn open_decoder(probes: Vec<FileProbe>) -> Result<Box<dyn Decoder>, LoadErro
 
 /// Decodes files held in memory, feeding them in chunks of `chunk` bytes.
 /// This is the command line's and the tests' way in.
+/// Archives among the files are expanded first (see [`crate::archive`]).
 pub fn decode_files_chunked(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace, LoadError> {
+    let is_archive = |(path, data): &(String, Vec<u8>)| {
+        let head = &data[..data.len().min(archive::ARCHIVE_PROBE_BYTES)];
+        archive::kind(file_name(path), head).is_some()
+    };
+    if !files.iter().any(is_archive) {
+        return decode_plain_files(files, chunk);
+    }
+    let (expanded, notes) = archive::expand_in_memory(files.to_vec(), &archive::Limits::default())
+        .map_err(|e| LoadError::Archive(e.to_string()))?;
+    if expanded.is_empty() {
+        return Err(empty_archives(&notes));
+    }
+    let mut trace = decode_plain_files(&expanded, chunk)?;
+    trace.diagnostics.extend(notes);
+    Ok(trace)
+}
+
+/// The error for archives that held nothing: their own words when they said so.
+pub fn empty_archives(notes: &[crate::model::Diagnostic]) -> LoadError {
+    let said: Vec<String> = notes.iter().map(|d| d.text()).collect();
+    if said.is_empty() {
+        LoadError::NoFiles
+    } else {
+        LoadError::Archive(said.join("; "))
+    }
+}
+
+fn decode_plain_files(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace, LoadError> {
     let probes = files
         .iter()
         .map(|(path, data)| FileProbe {

@@ -7,6 +7,7 @@
 //! repaired, skipped or lost as [`model::Diagnostic`]s that travel with the trace.
 
 pub mod analysis;
+pub mod archive;
 pub mod export;
 pub mod formats;
 pub mod input;

@@ -31,7 +31,7 @@ pub fn walk_spans(spans: &Spans, mut visit: impl FnMut(SpanVisit)) {
     let finish = |open: Open, on_stack: &mut Vec<u32>, visit: &mut dyn FnMut(SpanVisit)| {
         let i = open.index as usize;
         let name = spans.name[i];
-        let duration = spans.end[i] - spans.start[i];
+        let duration = spans.end[i].saturating_sub(spans.start[i]);
         if let Some(n) = on_stack.get_mut(name as usize) {
             *n = n.saturating_sub(1);
         }
@@ -40,7 +40,7 @@ pub fn walk_spans(spans: &Spans, mut visit: impl FnMut(SpanVisit)) {
             name,
             depth: spans.depth[i],
             duration,
-            self_time: duration - open.child_time,
+            self_time: duration.saturating_sub(open.child_time),
             outermost: open.outermost,
             flags: spans.flags[i],
         });
@@ -57,7 +57,7 @@ pub fn walk_spans(spans: &Spans, mut visit: impl FnMut(SpanVisit)) {
             let Some(open) = stack.pop() else { break };
             let duration = finish(open, &mut on_stack, &mut visit);
             if let Some(parent) = stack.last_mut() {
-                parent.child_time += duration;
+                parent.child_time = parent.child_time.saturating_add(duration);
             }
         }
         let name = spans.name[i] as usize;
@@ -75,7 +75,7 @@ pub fn walk_spans(spans: &Spans, mut visit: impl FnMut(SpanVisit)) {
     while let Some(open) = stack.pop() {
         let duration = finish(open, &mut on_stack, &mut visit);
         if let Some(parent) = stack.last_mut() {
-            parent.child_time += duration;
+            parent.child_time = parent.child_time.saturating_add(duration);
         }
     }
 }

@@ -1,7 +1,10 @@
 //! Chrome trace event JSON: one complete (`X`) event per span, instant (`i`)
-//! events for markers, and metadata events naming processes and threads.
+//! events for markers, metadata events naming processes and threads, counter
+//! (`C`) events for counter tracks and for the live size of each allocated
+//! resource, and the trace's stacks as `stackFrames` with one `samples` entry
+//! per timed sample (sets without a timeline are placed at the trace's start).
 
-use crate::model::{TimeUnit, Trace, SPAN_OPEN_AT_END};
+use crate::model::{Allocations, TimeUnit, Trace, NEVER_FREED, NO_PARENT, SPAN_OPEN_AT_END};
 use std::fmt::Write;
 
 /// The trace as a Chrome trace JSON object (timestamps in microseconds).
@@ -74,6 +77,75 @@ pub fn to_chrome_json(trace: &Trace) -> String {
             );
         }
     }
+    let origin = trace.time_range().map_or(0, |(start, _)| start);
+    for counter in &trace.counters {
+        let pid = counter_pid(trace, counter.process, counter.thread);
+        let name = json(&format!("{} ({})", counter.name, counter.unit));
+        for (time, value) in counter.time.iter().zip(&counter.value) {
+            sep(&mut out);
+            let value = if value.is_finite() { *value } else { 0.0 };
+            let _ = write!(
+                out,
+                "{{\"ph\":\"C\",\"pid\":{pid},\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{value}}}}}",
+                *time as f64 * scale
+            );
+        }
+    }
+    for allocations in &trace.allocations {
+        let name = json(&format!(
+            "live {} ({})",
+            allocations.resource, allocations.size_unit
+        ));
+        for (time, live) in live_over_time(allocations) {
+            sep(&mut out);
+            let _ = write!(
+                out,
+                "{{\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{live}}}}}",
+                time as f64 * scale
+            );
+        }
+    }
+    out.push_str("\n],\"stackFrames\":{");
+    let frames: Vec<String> = (0..trace.stacks.len())
+        .map(|i| {
+            let parent = trace.stacks.parent[i];
+            let name = json(trace.str(trace.stacks.frame[i]));
+            if parent == NO_PARENT {
+                format!("\"{i}\":{{\"name\":{name}}}")
+            } else {
+                format!("\"{i}\":{{\"name\":{name},\"parent\":\"{parent}\"}}")
+            }
+        })
+        .collect();
+    out.push_str(&frames.join(","));
+    out.push_str("},\"samples\":[");
+    let mut first_sample = true;
+    for set in &trace.sample_sets {
+        let tid = set.thread.map_or(0, |t| {
+            trace
+                .threads
+                .get(t as usize)
+                .map_or(0, |th| numeric_id(&th.id, t as usize))
+        });
+        let name = json(&set.name);
+        for i in 0..set.stack.len() {
+            if !std::mem::take(&mut first_sample) {
+                out.push(',');
+            }
+            let ts = set.time.get(i).copied().unwrap_or(origin) as f64 * scale;
+            let weight = set
+                .weights
+                .first()
+                .and_then(|w| w.get(i))
+                .copied()
+                .unwrap_or(1);
+            let _ = write!(
+                out,
+                "\n{{\"cpu\":0,\"tid\":{tid},\"ts\":{ts},\"name\":{name},\"sf\":\"{}\",\"weight\":{weight}}}",
+                set.stack[i]
+            );
+        }
+    }
     out.push_str("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{");
     let meta: Vec<String> = trace
         .metadata
@@ -82,6 +154,39 @@ pub fn to_chrome_json(trace: &Trace) -> String {
         .collect();
     out.push_str(&meta.join(","));
     out.push_str("}}\n");
+    out
+}
+
+/// The pid a counter is drawn under: its process's, its thread's process's, or 0.
+fn counter_pid(trace: &Trace, process: Option<u32>, thread: Option<u32>) -> u64 {
+    let process = process.or_else(|| Some(trace.threads.get(thread? as usize)?.process));
+    process
+        .and_then(|p| Some((p, trace.processes.get(p as usize)?)))
+        .map_or(0, |(p, found)| numeric_id(&found.id, p as usize))
+}
+
+/// Live size of a resource after each allocation and free, in time order.
+fn live_over_time(allocations: &Allocations) -> Vec<(i64, u64)> {
+    let mut changes: Vec<(i64, i128)> = Vec::with_capacity(allocations.len() * 2);
+    for i in 0..allocations.len() {
+        let size = i128::from(allocations.size[i]);
+        changes.push((allocations.time[i], size));
+        let freed = allocations.free_time[i];
+        if freed != NEVER_FREED {
+            changes.push((freed, -size));
+        }
+    }
+    changes.sort_by_key(|&(time, _)| time);
+    let mut live: i128 = 0;
+    let mut out: Vec<(i64, u64)> = Vec::new();
+    for (time, change) in changes {
+        live += change;
+        let value = u64::try_from(live.max(0)).unwrap_or(u64::MAX);
+        match out.last_mut() {
+            Some(last) if last.0 == time => last.1 = value,
+            _ => out.push((time, value)),
+        }
+    }
     out
 }
 

@@ -1,6 +1,11 @@
 //! Collapsed stacks (`a;b;c weight` lines), as flamegraph.pl and speedscope
 //! read them. For uftrace the output matches `uftrace dump --flame-graph`:
 //! the same sample unit, rounding and stacks, quirks included.
+//!
+//! One file holds one unit, so a trace with spans is written as span self
+//! times; a trace without spans is written from its sample sets (first weight
+//! column) and allocations (by size), each under a root frame naming the set
+//! when there is more than one.
 
 use crate::model::{Format, StrId, Thread, Trace, SPAN_ABANDONED, SPAN_OFF_CPU};
 use std::collections::HashMap;
@@ -14,8 +19,12 @@ pub fn to_collapsed(trace: &Trace) -> String {
     }
 }
 
-/// Self time per distinct stack, in the trace's unit, stacks in first-seen order.
+/// Self time per distinct stack, in the trace's unit, stacks in first-seen
+/// order; for a trace without spans, its weighted stacks.
 pub fn exact(trace: &Trace) -> String {
+    if trace.threads.iter().all(|t| t.spans.is_empty()) {
+        return weighted(trace);
+    }
     let mut order: Vec<Vec<StrId>> = Vec::new();
     let mut weights: HashMap<Vec<StrId>, i64> = HashMap::new();
     for thread in &trace.threads {
@@ -36,6 +45,58 @@ pub fn exact(trace: &Trace) -> String {
         let weight = weights.get(&stack).copied().unwrap_or(0);
         if weight > 0 {
             let names: Vec<&str> = stack.iter().map(|&n| trace.str(n)).collect();
+            out.push_str(&format!("{} {weight}\n", names.join(";")));
+        }
+    }
+    out
+}
+
+/// Sample sets and allocations as collapsed stacks, merged per distinct stack.
+pub fn weighted(trace: &Trace) -> String {
+    let mut sections: Vec<(String, Vec<(u32, i64)>)> = Vec::new();
+    for set in &trace.sample_sets {
+        let Some(weights) = set.weights.first() else {
+            continue;
+        };
+        let unit = set.weight_names.first().map_or("", String::as_str);
+        let pairs = set.stack.iter().copied().zip(weights.iter().copied());
+        sections.push((format!("{} ({unit})", set.name), pairs.collect()));
+    }
+    for a in &trace.allocations {
+        let sizes = a.size.iter().map(|&s| i64::try_from(s).unwrap_or(i64::MAX));
+        let pairs = a.stack.iter().copied().zip(sizes);
+        sections.push((
+            format!("{} allocations ({})", a.resource, a.size_unit),
+            pairs.collect(),
+        ));
+    }
+    let prefix = sections.len() > 1;
+    let mut out = String::new();
+    for (title, pairs) in sections {
+        let mut order: Vec<u32> = Vec::new();
+        let mut sums: HashMap<u32, i64> = HashMap::new();
+        for (stack, weight) in pairs {
+            let sum = sums.entry(stack).or_insert_with(|| {
+                order.push(stack);
+                0
+            });
+            *sum = sum.saturating_add(weight.max(0));
+        }
+        for stack in order {
+            let weight = sums.get(&stack).copied().unwrap_or(0);
+            let names: Vec<String> = trace
+                .stacks
+                .frames(stack)
+                .into_iter()
+                .map(|f| trace.str(f).replace(';', ":"))
+                .collect();
+            if weight <= 0 || names.is_empty() {
+                continue;
+            }
+            if prefix {
+                out.push_str(&title.replace(';', ":"));
+                out.push(';');
+            }
             out.push_str(&format!("{} {weight}\n", names.join(";")));
         }
     }
@@ -89,8 +150,7 @@ pub fn uftrace_flame_graph(trace: &Trace) -> String {
         replay_thread(thread, unit, preempted, &mut nodes);
     }
     let mut out = String::new();
-    let mut path: Vec<&str> = Vec::new();
-    print(&nodes, 0, unit, trace, &mut path, &mut out);
+    print(&nodes, unit, trace, &mut out);
     out
 }
 
@@ -161,23 +221,30 @@ fn child_named(nodes: &mut Vec<Node>, parent: usize, name: StrId) -> usize {
     index
 }
 
-fn print<'a>(
-    nodes: &[Node],
-    at: usize,
-    unit: u64,
-    trace: &'a Trace,
-    path: &mut Vec<&'a str>,
-    out: &mut String,
-) {
-    for &child in &nodes[at].children {
-        path.push(trace.str(nodes[child].name));
-        let samples = nodes[child].time.wrapping_sub(nodes[child].child_time) / unit;
+/// Writes every node with whole samples, depth first, children in order.
+/// Iterative: a 100 000-deep call stack must not overflow the thread's stack.
+fn print(nodes: &[Node], unit: u64, trace: &Trace, out: &mut String) {
+    let mut path: Vec<&str> = Vec::new();
+    // (node, whether its children were pushed yet)
+    let mut todo: Vec<(usize, bool)> = nodes[0]
+        .children
+        .iter()
+        .rev()
+        .map(|&c| (c, false))
+        .collect();
+    while let Some((at, expanded)) = todo.pop() {
+        if expanded {
+            path.pop();
+            continue;
+        }
+        path.push(trace.str(nodes[at].name));
+        let samples = nodes[at].time.wrapping_sub(nodes[at].child_time) / unit;
         if samples > 0 {
             out.push_str(&path.join(";"));
             out.push_str(&format!(" {samples}\n"));
         }
-        print(nodes, child, unit, trace, path, out);
-        path.pop();
+        todo.push((at, true));
+        todo.extend(nodes[at].children.iter().rev().map(|&c| (c, false)));
     }
 }
 

@@ -129,6 +129,7 @@ impl TraceBuilder {
 
     /// Widens thread `t`'s time range to include `time`.
     pub fn touch(&mut self, t: ThreadRef, time: i64) {
+        let time = clamp_time(time);
         if let Some(thread) = self.trace.threads.get_mut(t as usize) {
             thread.first_time = Some(thread.first_time.map_or(time, |f| f.min(time)));
             thread.last_time = Some(thread.last_time.map_or(time, |l| l.max(time)));
@@ -335,6 +336,7 @@ impl TraceBuilder {
 
     /// Never lets a thread's span times go backwards, so spans stay nested.
     fn monotonic(&mut self, t: ThreadRef, time: i64) -> i64 {
+        let time = clamp_time(time);
         let Some(open) = self.open.get_mut(t as usize) else {
             return time;
         };
@@ -378,6 +380,16 @@ fn sort_instants(instants: &mut super::Instants, details: &mut [(u32, Vec<Field>
         *index = new_index[*index as usize];
     }
     details.sort_by_key(|(i, _)| *i);
+}
+
+/// Largest magnitude a span or thread time may have: any two such times
+/// differ by less than `i64::MAX`, so durations never overflow, whatever a
+/// damaged file claims.
+pub const TIME_LIMIT: i64 = 1 << 62;
+
+/// `time` brought inside ±[`TIME_LIMIT`].
+fn clamp_time(time: i64) -> i64 {
+    time.clamp(-TIME_LIMIT, TIME_LIMIT)
 }
 
 #[cfg(test)]

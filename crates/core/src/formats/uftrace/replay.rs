@@ -399,7 +399,8 @@ impl TaskStream {
         sh.builder
             .cut_to(t, 0, self.last_time, SPAN_CUT | SPAN_ABANDONED);
         for name in names.into_iter().take(sh.info.max_stack as usize) {
-            sh.builder.begin(t, time - 1, name, SPAN_START_REPAIRED);
+            sh.builder
+                .begin(t, time.saturating_sub(1), name, SPAN_START_REPAIRED);
         }
     }
 
@@ -430,7 +431,9 @@ impl TaskStream {
         if self.pending_exec {
             return 0;
         }
-        sh.builder.depth(self.thread) - usize::from(self.sched_open)
+        sh.builder
+            .depth(self.thread)
+            .saturating_sub(usize::from(self.sched_open))
     }
 
     fn entry(&mut self, record: Record, extra: &[u8], sh: &mut Shared) {
@@ -506,7 +509,9 @@ impl TaskStream {
                     1,
                     || "returns without a recorded call were given the duration of the last top-level call, as uftrace does".into(),
                 );
-                let start = self.slot0_duration.map_or(self.last_time, |d| time - d);
+                let start = self
+                    .slot0_duration
+                    .map_or(self.last_time, |d| time.saturating_sub(d));
                 let span = sh
                     .builder
                     .begin(t, start.min(time), info.name, SPAN_START_REPAIRED);
@@ -525,7 +530,7 @@ impl TaskStream {
     fn note_slot0(&mut self, t: ThreadRef, span: u32, sh: &Shared) {
         if sh.builder.depth(t) == 0 {
             if let Some((start, end)) = sh.builder.span_times(t, span) {
-                self.slot0_duration = Some(end - start);
+                self.slot0_duration = Some(end.saturating_sub(start));
             }
         }
     }
@@ -594,7 +599,7 @@ impl TaskStream {
                 self.started = true;
                 if let Some(out) = self.idle_sched_out.take() {
                     if sh.builder.depth(t) == 0 {
-                        self.slot0_duration = Some(event.time - out);
+                        self.slot0_duration = Some(event.time.saturating_sub(out));
                     }
                 }
                 if self.sched_open {
