@@ -6,6 +6,9 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 const { assertDrawn, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
 
+// Tall enough for every lane of the deepest demo (the SELogger one nests 31 levels).
+const TALL = { viewport: { width: 1280, height: 1800 } };
+
 test('every gallery demo opens with one click and reaches ready', (t) =>
   withPage(t, async ({ page, base }) => {
     await openEmpty(page, base);
@@ -26,4 +29,4 @@ test('every gallery demo opens with one click and reaches ready', (t) =>
       // Formats without spans (allocations or samples only) draw other views.
       if (report.threads.some((th) => th.spans > 0)) await assertDrawn(page, report);
     }
-  }));
+  }, TALL));
