@@ -98,6 +98,21 @@ impl SourceKey {
         }
     }
 
+    /// This key, or — when it asks for spans and no thread has any (a trace
+    /// of samples, allocations or tables only) — the first other source the
+    /// trace offers, so the aggregated views open on data rather than empty.
+    pub fn or_available(self, trace: &Trace) -> SourceKey {
+        let spans_wanted = matches!(self, SourceKey::AllThreads | SourceKey::Thread(_));
+        if !spans_wanted || trace.threads.iter().any(|t| !t.spans.is_empty()) {
+            return self;
+        }
+        SourceKey::offered(trace, |_| String::new())
+            .into_iter()
+            .map(|(key, _)| key)
+            .find(|key| !key.is_time())
+            .unwrap_or(self)
+    }
+
     /// True when the weights are times (so they print as durations).
     pub fn is_time(self) -> bool {
         matches!(self, SourceKey::AllThreads | SourceKey::Thread(_))
@@ -127,7 +142,11 @@ impl SourceKey {
                         set: s as u32,
                         weight: w as u32,
                     },
-                    format!("{} ({weight})", set.name),
+                    match set.thread {
+                        // Sets of one thread each (SWAP's CPU samples) would read alike.
+                        Some(t) => format!("{}: {} ({weight})", set.name, thread_title(t as usize)),
+                        None => format!("{} ({weight})", set.name),
+                    },
                 ));
             }
         }
