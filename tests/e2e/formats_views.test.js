@@ -194,6 +194,10 @@ for (const name of RTRACE_CASES) {
         await page.fill('#search', '');
         await page.click('[data-view="timeline"]');
         await assertDrawn(page, report);
+        // The live-memory counter track below the lane draws its bars.
+        const live = (await page.evaluate(() => window.flamedrop.counters())).find((c) => c.name === 'live memory');
+        assert.ok(live, 'no live memory counter track');
+        assert.ok((await ink(page, 'canvas#flamechart', [live.top + live.header, live.top + live.height])) > 0, 'live memory track drew nothing');
         await shot(page, 'rtrace-timeline.png');
       }
     }));
@@ -350,6 +354,10 @@ for (const [name, near] of [['demo-v060-nearomni-json', true], ['demo-v060-freq'
       assert.equal(total, readmeFact(name, 'total_freq'), 'the flame graph total differs from the README');
       assert.ok((await ink(page, 'canvas#flamegraph')) > 1000, 'flame graph drew nothing');
       t.diagnostic(`${name}: event-frequency total ${total}`);
+      // Merged calls hold nothing here: the view says so instead of drawing an empty canvas.
+      await pickSource(page, 'spans');
+      assert.match(await page.textContent('#empty-view'), /^Nothing to show: no calls to merge here/);
+      await pickSource(page, freq.value);
 
       // Hot methods, event frequencies and (near-omniscient only) recent values, in the Tables tab.
       const tables = await page.evaluate(() => window.flamedrop.tables());
