@@ -11,7 +11,8 @@
 //   timeline says why it is empty;
 // - SWAP (issue 6): the demo stream's function lanes and counter tracks are drawn and its CPU-sample
 //   flame graphs total the samples of report().
-// The search count is checked on each. Screenshots of each format's timeline and one aggregated view
+// On each, the Sandwich and Call tree views are driven in the page on the source checked (their
+// lists equal the bottom-up and top-down trees), and the search count is checked. Screenshots of each format's timeline and one aggregated view
 // go to tests/e2e/out/formats/ (and to docs/formats/ with FLAMEDROP_UPDATE_DOCS=1, for the README).
 'use strict';
 const assert = require('node:assert/strict');
@@ -99,6 +100,31 @@ async function bottomUpCalls(page, source) {
 }
 
 /**
+ * Drives the Sandwich and Call tree views on the current source: the sandwich lists the bottom-up
+ * tree's functions, heaviest first, and shows the picked one; the table's top rows are the tree's.
+ * Returns to `back`.
+ */
+async function driveSandwichAndCallTree(page, back) {
+  const { source } = await page.evaluate(() => window.flamedrop.state());
+  const roots = (await page.evaluate((s) => window.flamedrop.calltree({ source: s, inverted: true }), source)).filter((r) => r.depth === 1);
+  assert.ok(roots.length > 0, `source ${source} holds nothing`);
+  await page.click('[data-view="sandwich"]');
+  await page.waitForSelector(`section.aggregate[data-view="sandwich"][data-source="${source}"]`);
+  const listed = await page.$$eval('#sandwich-functions tr[data-name]', (rows) => rows.map((r) => r.dataset.name));
+  assert.ok(listed.length > 0, 'the sandwich lists no function');
+  assert.deepEqual(listed, roots.slice(0, listed.length).map((r) => r.name), 'sandwich functions');
+  await page.locator('#sandwich-functions tr[data-name] button').first().click();
+  await page.waitForFunction((n) => document.querySelector('.sandwich-panes')?.dataset.function === n, roots[0].name);
+  await page.click('[data-view="calltree"]');
+  await page.waitForSelector(`section.aggregate[data-view="calltree"][data-source="${source}"] table#calltree`);
+  const top = (await page.evaluate(() => window.flamedrop.calltree({}))).filter((r) => r.depth === 1);
+  const shown = await page.$$eval('table#calltree tbody tr[aria-level="1"]', (rows) => rows.map((r) => r.dataset.name));
+  assert.deepEqual(shown.slice(0, 5), top.slice(0, 5).map((r) => r.name), 'call-tree rows');
+  await page.click(`[data-view="${back}"]`);
+  return { source, functions: roots.length };
+}
+
+/**
  * Types `query` in the search box; the count it shows must be the functions (call names and stack
  * frames of every source) and calls (report()) it matches.
  */
@@ -174,6 +200,7 @@ for (const name of RTRACE_CASES) {
       const leaks = sources.find((s) => s.label === 'memory leaks by bytes') || sources.find((s) => / leaks by count$/.test(s.label));
       await pickSource(page, leaks.value);
       assert.ok((await ink(page, 'canvas#flamegraph')) > 500, 'the leak flame graph drew nothing');
+      t.diagnostic(`${name}: sandwich and call tree of ${JSON.stringify(await driveSandwichAndCallTree(page, 'flamegraph'))}`);
 
       // The leak list: one row per postproc -c group, over every resource type.
       const tables = await page.evaluate(() => window.flamedrop.tables());
@@ -251,6 +278,7 @@ for (const name of SCALER_CASES) {
         const viaCallers = s.callers.reduce((a, c) => a + c.calls, 0);
         assert.equal(viaCallers + (topLevel.get(fn) || 0), calls, `callers of ${fn} account for its calls`);
       }
+      await driveSandwichAndCallTree(page, 'calltree');
 
       // Search the heaviest function's name.
       const query = report.functions[0].name;
@@ -327,6 +355,7 @@ test('views of selogger demo-v060-omnibinary: bottom-up calls equal LogPrinter M
     await page.click('[data-view="flamegraph"]');
     await page.waitForSelector('canvas#flamegraph');
     assert.ok((await ink(page, 'canvas#flamegraph')) > 1000, 'flame graph drew nothing');
+    await driveSandwichAndCallTree(page, 'flamegraph');
     const svg = await page.evaluate(() => window.flamedrop.svg());
     assert.match(svg, /total \d+ events/, 'flame graph weights are not labelled as events');
     const search = await checkSearch(page, report, sources.filter((s) => s.value === 'spans'), 'Bank', /bank/i);
@@ -358,6 +387,7 @@ for (const [name, near] of [['demo-v060-nearomni-json', true], ['demo-v060-freq'
       await pickSource(page, 'spans');
       assert.match(await page.textContent('#empty-view'), /^Nothing to show: no calls to merge here/);
       await pickSource(page, freq.value);
+      await driveSandwichAndCallTree(page, 'flamegraph');
 
       // Hot methods, event frequencies and (near-omniscient only) recent values, in the Tables tab.
       const tables = await page.evaluate(() => window.flamedrop.tables());
@@ -427,6 +457,7 @@ test('views of the SWAP demo: function lanes, counter tracks, CPU-sample flame g
       > report.threads.find((x) => a.label.includes(`tid ${x.id} (`)).samples ? s : a));
     await pickSource(page, main.value);
     assert.ok((await ink(page, 'canvas#flamegraph')) > 1000, 'the sample flame graph drew nothing');
+    await driveSandwichAndCallTree(page, 'flamegraph');
     // The README's demo has 4 memory leaks.
     const leaks = sources.find((s) => s.label === 'memory leaks by count');
     assert.equal(await treeTotal(page, leaks.value), 4, 'memory leaks of the demo');
