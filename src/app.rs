@@ -203,6 +203,7 @@ impl Component for App {
             Msg::Unpacked(id, loaded, cost) if id == self.load => {
                 match loaded {
                     Ok(loaded) => {
+                        self.views.source = self.views.source.or_available(&loaded.trace);
                         js_api::set_loaded(Some(loaded.clone()), Some(cost));
                         self.phase = Phase::Ready(loaded);
                         self.refresh_search();

@@ -4,6 +4,9 @@
 //!   on screen (`null` before one is loaded);
 //! - `lanes()`: `[{thread_id, top, height}]`, one per lane in drawing order,
 //!   in CSS px relative to `canvas#flamechart`;
+//! - `counters()`: `[{name, unit, top, header, height}]`, one per counter
+//!   track below the lanes, in CSS px relative to `canvas#flamechart`
+//!   (`header`: the title row's height; the bars are drawn below it);
 //! - `theme()`: `{background: "#rrggbb"}`, the canvas background;
 //! - `tables()`: the format's tables (`[{id, title, columns: [{name,
 //!   numeric}], rows, row_highlight: [{key, value} | null], note}]`);
@@ -32,6 +35,16 @@ pub struct LaneBox {
     pub height: f64,
 }
 
+/// One counter track as `counters()` reports it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterBox {
+    pub name: String,
+    pub unit: String,
+    pub top: f64,
+    pub header: f64,
+    pub height: f64,
+}
+
 /// Load timings, in ms since the load started.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Timings {
@@ -49,6 +62,7 @@ pub struct Timings {
 struct Published {
     loaded: Option<Rc<Loaded>>,
     lanes: Vec<LaneBox>,
+    counters: Vec<CounterBox>,
     background: &'static str,
     timings: Timings,
     highlight: Option<Rc<Highlight>>,
@@ -65,13 +79,17 @@ pub fn install() {
     };
     let api = js_sys::Object::new();
     type Getter = Closure<dyn Fn() -> JsValue>;
-    let functions: [(&str, Getter); 6] = [
+    let functions: [(&str, Getter); 7] = [
         ("tables", Closure::new(tables)),
         ("highlight", Closure::new(highlight)),
         ("report", Closure::new(report)),
         (
             "lanes",
             Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.lanes.clone()))),
+        ),
+        (
+            "counters",
+            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.counters.clone()))),
         ),
         ("theme", Closure::new(theme)),
         (
@@ -172,15 +190,17 @@ pub fn set_loaded(loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
         }
         if loaded.is_none() {
             p.lanes.clear();
+            p.counters.clear();
         }
         p.loaded = loaded;
     });
 }
 
-/// The chart's lanes as last painted, and its background.
-pub fn set_lanes(lanes: Vec<LaneBox>, background: &'static str) {
+/// The chart's lanes and counter tracks as last painted, and its background.
+pub fn set_lanes(lanes: Vec<LaneBox>, counters: Vec<CounterBox>, background: &'static str) {
     PUBLISHED.with_borrow_mut(|p| {
         p.lanes = lanes;
+        p.counters = counters;
         p.background = background;
     });
 }

@@ -98,6 +98,30 @@ impl SourceKey {
         }
     }
 
+    /// This key if `trace` offers it and it holds something; else the
+    /// merged spans, or — when no thread has any (a trace of samples,
+    /// allocations or tables only) — the first other source the trace
+    /// offers, so the aggregated views open on data rather than empty. A key
+    /// left from the previous trace (or a URL) that this one lacks falls back
+    /// the same way.
+    pub fn or_available(self, trace: &Trace) -> SourceKey {
+        let offered: Vec<SourceKey> = SourceKey::offered(trace, |_| String::new())
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect();
+        let has_spans = trace.threads.iter().any(|t| !t.spans.is_empty());
+        if offered.contains(&self) && (has_spans || !self.is_time()) {
+            return self;
+        }
+        if has_spans {
+            return SourceKey::AllThreads;
+        }
+        offered
+            .into_iter()
+            .find(|key| !key.is_time())
+            .unwrap_or(SourceKey::AllThreads)
+    }
+
     /// True when the weights are times (so they print as durations).
     pub fn is_time(self) -> bool {
         matches!(self, SourceKey::AllThreads | SourceKey::Thread(_))
@@ -127,7 +151,11 @@ impl SourceKey {
                         set: s as u32,
                         weight: w as u32,
                     },
-                    format!("{} ({weight})", set.name),
+                    match set.thread {
+                        // Sets of one thread each (SWAP's CPU samples) would read alike.
+                        Some(t) => format!("{}: {} ({weight})", set.name, thread_title(t as usize)),
+                        None => format!("{} ({weight})", set.name),
+                    },
                 ));
             }
         }
@@ -192,5 +220,28 @@ mod tests {
         }
         assert_eq!(SourceKey::parse("alloc:1:kg"), None);
         assert_eq!(SourceKey::parse("thread:x"), None);
+    }
+
+    #[test]
+    fn a_trace_without_spans_opens_on_its_samples() {
+        let mut trace = Trace::default();
+        assert_eq!(
+            SourceKey::AllThreads.or_available(&trace),
+            SourceKey::AllThreads
+        );
+        trace.sample_sets.push(flamedrop_core::model::SampleSet {
+            name: "event frequency".to_owned(),
+            weight_names: vec!["events".to_owned()],
+            ..Default::default()
+        });
+        let samples = SourceKey::Samples { set: 0, weight: 0 };
+        assert_eq!(SourceKey::AllThreads.or_available(&trace), samples);
+        assert_eq!(samples.or_available(&trace), samples);
+        // A key this trace does not offer (left from the previous one) falls back.
+        assert_eq!(
+            SourceKey::Samples { set: 3, weight: 0 }.or_available(&trace),
+            samples
+        );
+        assert_eq!(SourceKey::Thread(2).or_available(&trace), samples);
     }
 }

@@ -60,6 +60,14 @@ pub fn aggregate(props: &Props) -> Html {
         })
     };
     let body = match state.view {
+        View::FlameGraph | View::CallTree
+            if cache::top_down(loaded, state.source, state.range)
+                .root()
+                .children
+                .is_empty() =>
+        {
+            empty_note(state)
+        }
         View::FlameGraph => {
             let tree = cache::top_down(loaded, state.source, state.range);
             html! {
@@ -88,6 +96,26 @@ pub fn aggregate(props: &Props) -> Html {
             <div class="aggregate-body">{ body }</div>
         </section>
     }
+}
+
+/// What an empty flame graph or call tree says instead: why it is empty.
+fn empty_note(state: &ViewState) -> Html {
+    let what = match state.source {
+        SourceKey::AllThreads | SourceKey::Thread(_) => {
+            "no calls to merge here (pick a sample set or an allocation resource under Data, if the trace has one)"
+        }
+        SourceKey::Samples { .. } => "this sample set holds no samples",
+        SourceKey::Allocations {
+            only_live: true, ..
+        } => "nothing of this resource was still allocated when the trace ended (no leaks)",
+        SourceKey::Allocations { .. } => "this resource saw no allocations",
+    };
+    let range = if state.range.is_some() {
+        " in the selected time range"
+    } else {
+        ""
+    };
+    html! { <p class="note empty-view" id="empty-view" role="status">{ format!("Nothing to show: {what}{range}.") }</p> }
 }
 
 fn toolbar(props: &Props) -> Html {

@@ -15,8 +15,8 @@ use crate::canvas::colors;
 use crate::canvas::minimap::{self, MINIMAP_HEIGHT};
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
-use crate::chart::{ChartModel, Hit, SpanRef, Wheel, RULER_HEIGHT};
-use crate::js_api::{self, LaneBox};
+use crate::chart::{ChartModel, Hit, SpanRef, Wheel, LANE, RULER_HEIGHT};
+use crate::js_api::{self, CounterBox, LaneBox};
 use crate::state::Loaded;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -383,6 +383,7 @@ impl Component for FlameChart {
             .hover
             .filter(|_| self.drag.is_none())
             .and_then(|h| span_info::hit(&ctx.props().loaded, h));
+        let empty = no_timeline(&ctx.props().loaded.trace);
         html! {
             <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
             <canvas id="minimap" class="minimap" ref={self.minimap.clone()}
@@ -402,6 +403,9 @@ impl Component for FlameChart {
                     onpointerleave={leave} ondblclick={dbl} />
                 if let Some(info) = tooltip {
                     <Tooltip info={info} node={self.tooltip.clone()} />
+                }
+                if let Some(why) = empty {
+                    <p class="note timeline-empty" id="no-timeline" role="status">{ why }</p>
                 }
                 <div class="chart-hint">
                     { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · 0: reset · click: details · ?: help" }
@@ -432,6 +436,24 @@ impl Component for FlameChart {
             observer.disconnect();
         }
     }
+}
+
+/// Why the timeline is empty, when no thread has a call to place in time:
+/// the decoder's own reason (its `timeline` metadata) when it gave one.
+fn no_timeline(trace: &flamedrop_core::Trace) -> Option<String> {
+    if trace.threads.iter().any(|t| !t.spans.is_empty()) {
+        return None;
+    }
+    let reason = trace
+        .metadata
+        .iter()
+        .find(|(key, _)| key == "timeline")
+        .map_or("this trace holds no calls to place in time", |(_, why)| {
+            why.trim_start_matches("no timeline: ")
+        });
+    Some(format!(
+        "No timeline — {reason}. The Flame graph, Sandwich and Call tree views and the Tables tab show what it holds."
+    ))
 }
 
 impl FlameChart {
@@ -523,7 +545,22 @@ impl FlameChart {
                     height: lane.height,
                 })
                 .collect();
-            js_api::set_lanes(lanes, colors::theme(dark).background);
+            let counters = self
+                .model
+                .counters
+                .iter()
+                .filter_map(|track| {
+                    let counter = loaded.trace.counters.get(track.counter)?;
+                    Some(CounterBox {
+                        name: counter.name.clone(),
+                        unit: counter.unit.clone(),
+                        top: self.model.screen_y(track.top),
+                        header: LANE.header,
+                        height: track.height,
+                    })
+                })
+                .collect();
+            js_api::set_lanes(lanes, counters, colors::theme(dark).background);
         }
     }
 
