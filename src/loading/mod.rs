@@ -6,6 +6,7 @@
 
 pub mod demos;
 pub mod dropped;
+pub mod pace;
 pub mod picked;
 pub mod unpack;
 

@@ -3,15 +3,18 @@
 //!
 //! Inside the worker: wait for a [`protocol::DecodeRequest`], probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
-//! `Blob.slice` chunks while reporting progress, then encode the trace and
-//! transfer the buffer to the page.
+//! `Blob.slice` chunks while reporting progress, then hand the trace to the
+//! page: its big columns as transferred typed arrays ([`columns`]), the rest
+//! encoded by `model::codec`.
 
 pub mod client;
+pub mod columns;
 pub mod protocol;
 pub mod reader;
 
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
+use flamedrop_core::Trace;
 use protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -40,23 +43,29 @@ async fn handle(data: JsValue) {
         Err(e) => Err(e),
     };
     match outcome {
-        Ok(bytes) => {
+        Ok(mut trace) => {
+            let columns = columns::detach(&mut trace);
+            let bytes = codec::encode(&trace);
+            drop(trace);
             let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
             array.copy_from(&bytes);
             drop(bytes);
             let buffer = array.buffer();
+            let transfer = columns::buffers(&columns);
+            transfer.push(&buffer);
             let event = WorkerEvent::Done {
-                trace: buffer.clone(),
+                trace: buffer,
+                columns,
                 worker_ms: now() - started,
             };
-            post_transfer(&event, &buffer);
+            post_transfer(&event, &transfer);
         }
         Err(message) => post(&WorkerEvent::Failed { message }),
     }
 }
 
-/// Reads and decodes the files; the encoded trace, or a message for people.
-async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
+/// Reads and decodes the files; the trace, or a message for people.
+async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
     let mut probes = Vec::with_capacity(files.len());
     for file in &files {
         let head_len = file.size().min(PROBE_BYTES as f64);
@@ -99,7 +108,7 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
         }
         decoder.end_file();
     }
-    Ok(codec::encode(&decoder.finish()))
+    Ok(decoder.finish())
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -117,11 +126,10 @@ fn post(event: &WorkerEvent) {
     }
 }
 
-fn post_transfer(event: &WorkerEvent, buffer: &js_sys::ArrayBuffer) {
+fn post_transfer(event: &WorkerEvent, transfer: &js_sys::Array) {
     match to_js(event) {
         Ok(value) => {
-            let transfer = js_sys::Array::of1(buffer);
-            if let Err(e) = scope().post_message_with_transfer(&value, &transfer) {
+            if let Err(e) = scope().post_message_with_transfer(&value, transfer) {
                 post(&WorkerEvent::Failed {
                     message: format!("could not hand the trace to the page: {e:?}"),
                 });
