@@ -2,7 +2,7 @@
 // Browser benchmark of the flamedrop viewer on one trace, in Debian's headless Chromium.
 //
 //   node bench/browser.js TRACE [--runs 5] [--dist dist] [--steps 60] [--json FILE]
-//                               [--speedscope CHROME_JSON] [--no-cancel]
+//                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
@@ -13,6 +13,7 @@
 //   frames       p95 and max of the scripted 60-step zoom/pan/hover sequence (bench/lib/frames.js)
 //   views        tabs named "Flame graph" / "Call tree", if the page has them: click → painted
 // then prints a markdown table of the medians (and every run's numbers with --json).
+// --timeout bounds every load (default 300 s; a load that takes longer is reported as such).
 // --speedscope FILE additionally opens FILE (Chrome JSON) in speedscope (npm `speedscope`, served
 // from bench/node_modules) the same way: file chosen → title set and two frames drawn.
 'use strict';
@@ -40,7 +41,7 @@ const ARGS = [
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
 ];
-const LOAD_TIMEOUT_MS = 300_000;
+let LOAD_TIMEOUT_MS = 300_000;
 
 function parseArgs(argv) {
   const opts = { runs: 5, steps: 60, dist: path.join(REPO, 'dist'), cancel: true, traces: [] };
@@ -56,8 +57,10 @@ function parseArgs(argv) {
     else if (a === '--json') opts.json = path.resolve(value());
     else if (a === '--speedscope') opts.speedscope = path.resolve(value());
     else if (a === '--no-cancel') opts.cancel = false;
+    else if (a === '--timeout') LOAD_TIMEOUT_MS = Number(value()) * 1000;
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 18).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
+      console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else opts.traces.push(path.resolve(a));
@@ -243,6 +246,7 @@ const ms1 = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a');
 const mb = (x) => (Number.isFinite(x) ? `${(x / 1e6).toFixed(0)} MB` : 'n/a');
 
 function table(trace, size, runs, cancel, speedscope) {
+  if (!runs.length) return comparisonTable(trace, size, speedscope);
   const frameTotals = runs.map((r) => r.frames.map((f) => f.total));
   const p95 = runs.map((_, i) => percentile(frameTotals[i], 95));
   const rows = [
@@ -259,14 +263,24 @@ function table(trace, size, runs, cancel, speedscope) {
   const views = Object.keys(runs[0].views || {});
   if (views.length) for (const v of views) rows.push([`${v} view ready (median)`, ms(median(runs.map((r) => r.views[v])))]);
   else rows.push(['aggregated views', 'n/a: this build has no Flame graph / Call tree tab']);
-  if (speedscope) {
-    rows.push([
-      'speedscope 1.25: Chrome JSON chosen → drawn',
-      `${speedscope.outcome === 'ok' ? ms(speedscope.first_draw_ms) : `${speedscope.outcome} after ${ms(speedscope.first_draw_ms)}`}, peak memory ${mb(speedscope.memory_bytes)}, longest task ${ms(Math.max(0, ...speedscope.longtasks))}`,
-    ]);
-  }
+  if (speedscope) rows.push(speedscopeRow(speedscope));
   return ['| measure | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
 }
+
+function speedscopeRow(speedscope) {
+  return [
+      'speedscope 1.25: Chrome JSON chosen → drawn',
+      `${speedscope.outcome === 'ok' ? ms(speedscope.first_draw_ms) : `${speedscope.outcome} after ${ms(speedscope.first_draw_ms)}`}, peak memory ${mb(speedscope.memory_bytes)}, longest task ${ms(Math.max(0, ...speedscope.longtasks))}${speedscope.errors.length ? `; errors: ${speedscope.errors.join(' / ').slice(0, 200)}` : ''}`,
+  ];
+}
+
+/** With --runs 0: only the comparison rows. */
+function comparisonTable(trace, size, speedscope) {
+  const rows = [['trace', `${trace} (${mb(size)})`]];
+  if (speedscope) rows.push(speedscopeRow(speedscope));
+  return ['| measure | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -281,7 +295,7 @@ async function main() {
       console.error(`run ${i + 1}/${opts.runs}: first draw ${ms(r.first_draw_ms)}, memory ${mb(r.memory_bytes)}, longest task ${ms(Math.max(0, ...r.longtasks))}, frame p95 ${ms1(percentile(r.frames.map((f) => f.total), 95))}`);
       runs.push(r);
     }
-    const cancel = opts.cancel ? await cancelRun(base, trace) : null;
+    const cancel = opts.cancel && opts.runs > 0 ? await cancelRun(base, trace) : null;
     const speedscope = opts.speedscope ? await speedscopeRun(opts.speedscope) : null;
     const uptime = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(`\n${new Date().toISOString()} · ${os.cpus().length} × ${os.cpus()[0]?.model || '?'} · load average ${uptime}\n`);

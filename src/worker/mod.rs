@@ -21,8 +21,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 /// Chunk size for reading files: big enough that per-chunk overhead vanishes,
-/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB).
-const CHUNK_BYTES: f64 = (16 << 20) as f64;
+/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB;
+/// each chunk is held up to three times: the browser's buffer, the copy in
+/// wasm memory and the decoder's carry-over).
+const CHUNK_BYTES: f64 = (8 << 20) as f64;
 
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {

@@ -18,5 +18,8 @@ pub async fn read_into(
     let bytes = js_sys::Uint8Array::new(&buffer);
     out.resize(bytes.length() as usize, 0);
     bytes.copy_to(out);
+    // Hundreds of these chunks would otherwise wait for the garbage collector.
+    drop(bytes);
+    super::columns::release_buffer(&buffer);
     Ok(())
 }
