@@ -153,6 +153,7 @@ async function run(base, trace, opts) {
       baseline_bytes: baseline,
       peak_bytes: peak,
       memory_bytes: Math.max(0, peak - baseline),
+      memory_timeline: sampler.timeline.map(([t, b]) => [t, b - baseline]),
       frames,
       frame_longtasks: frameTasks.map((t) => t.duration),
       views,

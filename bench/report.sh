@@ -31,7 +31,9 @@ row() {
   m=$(cut -d' ' -f2 "$out/$1" | median)
   printf '| %s | %s s | %s MB | %s |\n' "$2" "$s" "$((m / 1000))" "$(cut -d' ' -f1 "$out/$1" | tr '\n' ' ')"
 }
-same=$(cmp -s <(head -40 "$out/flamedrop.txt" | sed 's/ \+/ /g') <(head -40 "$out/uftrace.txt" | sed 's/ \+/ /g') && echo yes || echo no)
+# The function table: the lines up to the first blank one, spacing normalised.
+table() { sed '/^$/q' "$1" | grep -v '^$' | sed 's/ \+/ /g'; }
+same=$(cmp -s <(table "$out/flamedrop.txt") <(table "$out/uftrace.txt") && echo yes || echo no)
 echo "$(date -u +%FT%TZ) · load average $(cut -d' ' -f1-3 /proc/loadavg) · $runs runs each, alternating"
 echo
 echo "| command | median wall time | median peak RSS | every run (s) |"

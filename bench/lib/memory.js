@@ -56,6 +56,9 @@ class Sampler {
     this.root = root;
     this.peak = 0;
     this.last = 0;
+    this.started = Date.now();
+    /** [ms since start, bytes] per sample, for finding which phase peaks. */
+    this.timeline = [];
     this.pids = renderers(root);
     this.timer = setInterval(() => this.sample(), ms);
     this.sample();
@@ -66,6 +69,7 @@ class Sampler {
     if (now.length) this.pids = now;
     this.last = this.pids.reduce((sum, pid) => sum + pssBytes(pid), 0);
     this.peak = Math.max(this.peak, this.last);
+    this.timeline.push([Date.now() - this.started, this.last]);
     return this.last;
   }
 
