@@ -259,6 +259,7 @@ function table(trace, size, runs, cancel, speedscope) {
     ['progress shown / cancel button', `${runs.every((r) => r.progress.updates > 1) ? 'yes' : 'no'} / ${runs.every((r) => r.cancel_button) ? 'yes' : 'no'}${cancel ? `; cancel → idle in ${ms(cancel.cancel_ms)}` : ''}`],
     ['peak page memory above empty page (median)', `${mb(median(runs.map((r) => r.memory_bytes)))} = ${(median(runs.map((r) => r.memory_bytes)) / size).toFixed(2)} × trace size`],
     ['frame time p95 / max over the zoom-pan-hover sequence (median of runs)', `${ms1(median(p95))} / ${ms1(median(runs.map((r) => Math.max(...frameTotals[runs.indexOf(r)].filter(Number.isFinite)))))} (${runs[0].frames.length} steps; p95 per run: ${p95.map(ms1).join(', ')})`],
+    ["… of which the page's own script (p95; the rest is the browser drawing the canvas)", ms1(median(runs.map((r) => percentile(r.frames.map((f) => f.input + f.script), 95))))],
     ['long tasks during the sequence', runs.map((r) => r.frame_longtasks.length).join(', ')],
   ];
   const views = Object.keys(runs[0].views || {});

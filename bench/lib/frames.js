@@ -69,7 +69,7 @@ async function runFrames({ steps = 60, zoomPerStep = 1.5, wheelZoomPerPx = 0.002
       step: i,
       kind: pan ? 'pan' : 'zoom',
       input: t1 - t0,
-      paint: frame.end - frame.start,
+      script: Math.max(frame.end, frame.settled) - frame.start,
       frame: frame.done - Math.max(frame.ts, t1),
       total: t1 - t0 + (frame.done - Math.max(frame.ts, t1)),
     });

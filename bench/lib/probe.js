@@ -1,8 +1,9 @@
 // Instruments a page before any of its scripts run (Playwright init script; it runs through the
 // DevTools protocol, so the page's CSP does not apply). It records:
 //   window.__bench.longtasks  main-thread tasks over 50 ms ({start, duration}, ms since navigation)
-//   window.__bench.frames     per animation frame the page asked for: {ts, start, end, done}
+//   window.__bench.frames     per animation frame the page asked for: {ts, start, end, settled, done}
 //                             ts = the frame's begin time, start/end = around the page's callback,
+//                             settled = after the microtasks it queued (where Yew does the work),
 //                             done = when a task queued behind the frame's rendering ran
 //   window.__bench.progress   the largest value seen on <progress id="progress">, and its max
 //   window.__bench.cancel     whether a #cancel button was seen while loading
@@ -33,11 +34,15 @@ function probe() {
   };
   window.requestAnimationFrame = (callback) =>
     bench.raf((ts) => {
-      const frame = { ts, start: performance.now(), end: 0, done: 0 };
+      const frame = { ts, start: performance.now(), end: 0, settled: 0, done: 0 };
       try {
         callback(ts);
       } finally {
         frame.end = performance.now();
+        // Work the callback queued as microtasks (Yew handles its messages so) runs before this.
+        queueMicrotask(() => {
+          frame.settled = performance.now();
+        });
         bench.frames.push(frame);
         if (bench.frames.length > 10000) bench.frames.splice(0, 5000);
         // A message task runs after this frame's rendering (style, layout, paint, canvas flush).

@@ -2,10 +2,10 @@
 //! hover and selection outlines and the scrollbar onto the 2D canvas.
 //!
 //! Per frame it asks `flamedrop_core::layout` for each visible row's
-//! rectangles (sub-pixel spans already merged), then fills them in one path
-//! per colour, so a frame costs about the pixels on screen. Every buffer
-//! (rectangles, colour buckets, label text) is kept between frames, and
-//! colours and text widths are computed once per name.
+//! rectangles (sub-pixel spans already merged), then fills them colour by
+//! colour on whole device pixels, so a frame costs about the pixels on
+//! screen. Every buffer (rectangles, colour buckets, label text) is kept
+//! between frames, and colours and text widths are computed once per name.
 
 use super::colors::{self, palette_index, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
@@ -264,8 +264,12 @@ impl Painter {
         };
         let ctx = &self.ctx;
         let model = f.model;
+        // Edges on whole device pixels: crisper, and the browser fills such
+        // rectangles without anti-aliasing, which is most of a frame's cost.
+        let dpr = self.dpr;
+        let snap = |v: f64| (v * dpr).round() / dpr;
         let row_box = |r: &SpanRect| {
-            let y = model.screen_y(lane.row_top(usize::from(r.depth), &LANE));
+            let y = snap(model.screen_y(lane.row_top(usize::from(r.depth), &LANE)));
             // A one-pixel gap between neighbouring spans, none inside merged runs.
             let w = f64::from(r.w);
             let w = if r.count == 1 && w > 3.0 {
@@ -273,7 +277,9 @@ impl Painter {
             } else {
                 w.max(1.0)
             };
-            (f64::from(r.x), y, w, LANE.row - 1.0)
+            let x = snap(f64::from(r.x));
+            let w = (snap(f64::from(r.x) + w) - x).max(1.0 / dpr);
+            (x, y, w, LANE.row - 1.0)
         };
         for (colour, bucket) in self.buckets.iter().enumerate() {
             if bucket.is_empty() {
@@ -284,13 +290,23 @@ impl Painter {
             } else {
                 PALETTE[colour]
             });
+            if colour != OFF_CPU {
+                // One fillRect per rectangle: the browser's fast path for
+                // aligned rectangles, where one path of thousands of
+                // rectangles is scan-converted as a whole.
+                for &i in bucket {
+                    let (x, y, w, h) = row_box(&self.rects[i]);
+                    ctx.fill_rect(x, y, w, h);
+                }
+                continue;
+            }
             ctx.begin_path();
             for &i in bucket {
                 let (x, y, w, h) = row_box(&self.rects[i]);
                 ctx.rect(x, y, w, h);
             }
             ctx.fill();
-            if let (OFF_CPU, Some(pattern)) = (colour, &hatch) {
+            if let Some(pattern) = &hatch {
                 ctx.set_fill_style_canvas_pattern(pattern);
                 ctx.fill();
             }

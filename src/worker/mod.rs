@@ -97,15 +97,20 @@ async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
         };
         decoder.begin_file(index);
         let size = file.size();
-        let mut offset = 0.0;
-        while offset < size {
-            let end = (offset + CHUNK_BYTES).min(size);
-            reader::read_into(&file.blob, offset, end, &mut chunk)
-                .await
-                .map_err(|e| format!("could not read {}: {e}", file.path))?;
+        let failed = |e: String| format!("could not read {}: {e}", file.path);
+        let next = |from: f64| {
+            (from < size)
+                .then(|| reader::start(&file.blob, from, (from + CHUNK_BYTES).min(size)))
+                .transpose()
+        };
+        let mut pending = next(0.0).map_err(failed)?;
+        while let Some(part) = pending.take() {
+            let end = part.end;
+            part.finish(&mut chunk).await.map_err(failed)?;
+            // The next read runs while this chunk is decoded.
+            pending = next(end).map_err(failed)?;
             decoder.feed(&chunk);
-            read += end - offset;
-            offset = end;
+            read += chunk.len() as f64;
             post(&WorkerEvent::Progress { read, total });
         }
         decoder.end_file();
