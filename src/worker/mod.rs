@@ -22,9 +22,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 /// Chunk size for reading files: big enough that per-chunk overhead vanishes,
 /// small enough that memory stays bounded (toolchain.md measured 8–32 MiB;
-/// each chunk is held up to three times: the browser's buffer, the copy in
+/// each chunk is held up to three times: the reader's buffer, the copy in
 /// wasm memory and the decoder's carry-over).
-const CHUNK_BYTES: f64 = (8 << 20) as f64;
+const CHUNK_BYTES: u32 = 8 << 20;
 
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {
@@ -96,19 +96,9 @@ async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
             continue;
         };
         decoder.begin_file(index);
-        let size = file.size();
         let failed = |e: String| format!("could not read {}: {e}", file.path);
-        let next = |from: f64| {
-            (from < size)
-                .then(|| reader::start(&file.blob, from, (from + CHUNK_BYTES).min(size)))
-                .transpose()
-        };
-        let mut pending = next(0.0).map_err(failed)?;
-        while let Some(part) = pending.take() {
-            let end = part.end;
-            part.finish(&mut chunk).await.map_err(failed)?;
-            // The next read runs while this chunk is decoded.
-            pending = next(end).map_err(failed)?;
+        let mut reader = reader::ChunkReader::new(&file.blob, CHUNK_BYTES);
+        while reader.next(&mut chunk).await.map_err(failed)? {
             decoder.feed(&chunk);
             read += chunk.len() as f64;
             post(&WorkerEvent::Progress { read, total });
