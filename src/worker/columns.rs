@@ -145,25 +145,5 @@ async fn from_js<A: Typed>(value: JsValue, pace: &mut Pace) -> Result<Vec<A::Ele
         start = end;
         pace.tick().await;
     }
-    release(&array);
     Ok(out)
-}
-
-/// Frees a typed array's memory now rather than at the next garbage
-/// collection.
-fn release<A: JsCast>(array: &A) {
-    if let Ok(buffer) = js_sys::Reflect::get(array.as_ref(), &JsValue::from_str("buffer")) {
-        release_buffer(&buffer);
-    }
-}
-
-/// Frees an `ArrayBuffer`'s memory now, where the browser can
-/// (`ArrayBuffer.prototype.transfer(0)` detaches it); elsewhere the buffer
-/// simply waits for the garbage collector.
-pub fn release_buffer(buffer: &JsValue) {
-    if let Ok(transfer) = js_sys::Reflect::get(buffer, &JsValue::from_str("transfer")) {
-        if let Some(transfer) = transfer.dyn_ref::<js_sys::Function>() {
-            let _ = transfer.call1(buffer, &JsValue::from_f64(0.0));
-        }
-    }
 }
