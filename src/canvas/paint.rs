@@ -59,8 +59,12 @@ pub struct Painter {
 impl Painter {
     /// A painter for `canvas`.
     pub fn new(canvas: HtmlCanvasElement) -> Result<Painter, String> {
+        // Opaque (every frame fills the background first): the browser then
+        // composites the canvas without blending it over the page.
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"alpha".into(), &JsValue::FALSE);
         let ctx = canvas
-            .get_context("2d")
+            .get_context_with_context_options("2d", &options)
             .ok()
             .flatten()
             .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
