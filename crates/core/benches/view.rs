@@ -1,6 +1,7 @@
-//! What the viewer does with a decoded trace, natively: the codec that
-//! carries it from the worker to the page, the per-thread index, and the
-//! level-of-detail layout of one frame at several zoom levels
+//! What the viewer does with a decoded trace, natively: the codec, the
+//! per-function report (an aggregation over every span, as the aggregated
+//! views make), the per-thread index, and the level-of-detail layout of one
+//! frame at several zoom levels
 //! (`cargo bench -p flamedrop-core --bench view`).
 //!
 //! The trace is the b-recursion-hot fixture, or the trace named by
@@ -35,6 +36,17 @@ fn view(c: &mut Criterion) {
             |()| black_box(codec::decode(&encoded)),
             BatchSize::PerIteration,
         )
+    });
+    group.finish();
+
+    // The per-function report aggregates every span, like the aggregated
+    // views (call tree, flame graph) do.
+    let mut group = c.benchmark_group(format!("aggregate/{}", input.name));
+    if big {
+        group.sample_size(10);
+    }
+    group.bench_function("report", |b| {
+        b.iter(|| black_box(flamedrop_core::analysis::report(&trace)))
     });
     group.finish();
 
