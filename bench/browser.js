@@ -255,6 +255,7 @@ function table(trace, size, runs, cancel, speedscope) {
     ['runs', String(runs.length)],
     ['first flame chart drawn (median)', `${ms(median(runs.map((r) => r.first_draw_ms)))} (runs: ${runs.map((r) => ms(r.first_draw_ms)).join(', ')})`],
     ['… of which in the worker / unpacking on the page', `${ms(median(runs.map((r) => r.worker_ms)))} / ${ms(median(runs.map((r) => r.unpack_ms)))}`],
+    ['decode throughput in the worker (trace size / worker time, median)', `${(size / 1e6 / (median(runs.map((r) => r.worker_ms)) / 1000)).toFixed(0)} MB/s`],
     ['longest main-thread task while loading (median of runs)', `${ms(median(runs.map((r) => Math.max(0, ...r.longtasks))))} (tasks over 50 ms per run: ${runs.map((r) => r.longtasks.length).join(', ')})`],
     ['progress shown / cancel button', `${runs.every((r) => r.progress.updates > 1) ? 'yes' : 'no'} / ${runs.every((r) => r.cancel_button) ? 'yes' : 'no'}${cancel ? `; cancel → idle in ${ms(cancel.cancel_ms)}` : ''}`],
     ['peak page memory above empty page (median)', `${mb(median(runs.map((r) => r.memory_bytes)))} = ${(median(runs.map((r) => r.memory_bytes)) / size).toFixed(2)} × trace size`],
