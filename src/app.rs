@@ -463,14 +463,18 @@ impl App {
                 }
                 true
             }
-            WorkerEvent::Done { trace, worker_ms } => {
+            WorkerEvent::Done {
+                trace,
+                columns,
+                worker_ms,
+            } => {
                 self.job = None; // the worker's memory goes with it
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = p.total; // the bar is full while the chart is prepared
                 }
                 let (id, label, started) = (self.load, self.label.clone(), browser::now());
                 ctx.link().send_future(async move {
-                    let loaded = unpack(trace, label).await;
+                    let loaded = unpack(trace, columns, label).await;
                     Msg::Unpacked(
                         id,
                         loaded.map(Rc::new),

@@ -2,10 +2,10 @@
 //! hover and selection outlines and the scrollbar onto the 2D canvas.
 //!
 //! Per frame it asks `flamedrop_core::layout` for each visible row's
-//! rectangles (sub-pixel spans already merged), then fills them in one path
-//! per colour, so a frame costs about the pixels on screen. Every buffer
-//! (rectangles, colour buckets, label text) is kept between frames, and
-//! colours and text widths are computed once per name.
+//! rectangles (sub-pixel spans already merged), then fills them colour by
+//! colour on whole device pixels, so a frame costs about the pixels on
+//! screen. Every buffer (rectangles, colour buckets, label text) is kept
+//! between frames, and colours and text widths are computed once per name.
 
 use super::colors::{self, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
@@ -70,8 +70,12 @@ pub struct Painter {
 impl Painter {
     /// A painter for `canvas`.
     pub fn new(canvas: HtmlCanvasElement) -> Result<Painter, String> {
+        // Opaque (every frame fills the background first): the browser then
+        // composites the canvas without blending it over the page.
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"alpha".into(), &JsValue::FALSE);
         let ctx = canvas
-            .get_context("2d")
+            .get_context_with_context_options("2d", &options)
             .ok()
             .flatten()
             .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
@@ -340,8 +344,12 @@ impl Painter {
         };
         let ctx = &self.ctx;
         let model = f.model;
+        // Edges on whole device pixels: crisper, and the browser fills such
+        // rectangles without anti-aliasing, which is most of a frame's cost.
+        let dpr = self.dpr;
+        let snap = |v: f64| (v * dpr).round() / dpr;
         let row_box = |r: &SpanRect| {
-            let y = model.screen_y(lane.row_top(usize::from(r.depth), &LANE));
+            let y = snap(model.screen_y(lane.row_top(usize::from(r.depth), &LANE)));
             // A one-pixel gap between neighbouring spans, none inside merged runs.
             let w = f64::from(r.w);
             let w = if r.count == 1 && w > 3.0 {
@@ -349,7 +357,9 @@ impl Painter {
             } else {
                 w.max(1.0)
             };
-            (f64::from(r.x), y, w, LANE.row - 1.0)
+            let x = snap(f64::from(r.x));
+            let w = (snap(f64::from(r.x) + w) - x).max(1.0 / dpr);
+            (x, y, w, LANE.row - 1.0)
         };
         for (colour, bucket) in self.buckets.iter().enumerate() {
             if bucket.is_empty() {
@@ -360,13 +370,23 @@ impl Painter {
                 GREYED => theme.grid,
                 _ => PALETTE[colour],
             });
+            if colour != OFF_CPU {
+                // One fillRect per rectangle: the browser's fast path for
+                // aligned rectangles, where one path of thousands of
+                // rectangles is scan-converted as a whole.
+                for &i in bucket {
+                    let (x, y, w, h) = row_box(&self.rects[i]);
+                    ctx.fill_rect(x, y, w, h);
+                }
+                continue;
+            }
             ctx.begin_path();
             for &i in bucket {
                 let (x, y, w, h) = row_box(&self.rects[i]);
                 ctx.rect(x, y, w, h);
             }
             ctx.fill();
-            if let (OFF_CPU, Some(pattern)) = (colour, &hatch) {
+            if let Some(pattern) = &hatch {
                 ctx.set_fill_style_canvas_pattern(pattern);
                 ctx.fill();
             }

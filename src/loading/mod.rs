@@ -7,6 +7,7 @@
 pub mod budget;
 pub mod demos;
 pub mod dropped;
+pub mod pace;
 pub mod picked;
 pub mod unpack;
 

@@ -1,49 +1,40 @@
-//! Turning the worker's encoded trace into the page's [`Loaded`] trace
-//! without freezing the page: the buffer is copied into wasm memory in slices
-//! with a pause between them, then decoded and indexed thread by thread.
-//!
-//! (What still runs in one piece is `codec::decode` and the index of one
-//! thread: about 250 ms and 100 ms for a 20-million-call thread.)
+//! Turning the worker's answer into the page's [`Loaded`] trace without
+//! freezing the page: the small encoded part is decoded at once, the big
+//! columns are copied into wasm memory in slices, and each thread's index is
+//! built in steps, with a pause whenever a slice of work has run for a few
+//! milliseconds ([`Pace`]).
 
+use super::pace::Pace;
 use crate::state::Loaded;
-use flamedrop_core::layout::ThreadIndex;
+use crate::worker::columns;
+use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
-use gloo::timers::future::TimeoutFuture;
 
-/// Bytes copied per slice: a few milliseconds of work.
-const SLICE: usize = 16 << 20;
+/// Spans indexed between two looks at the clock.
+const INDEX_STEP: usize = 1 << 18;
 
-/// Decodes and indexes an encoded trace, yielding to the page between steps.
-pub async fn unpack(buffer: js_sys::ArrayBuffer, label: String) -> Result<Loaded, String> {
-    let source = js_sys::Uint8Array::new(&buffer);
-    let len = source.length() as usize;
-    let mut bytes: Vec<u8> = Vec::new();
-    bytes.try_reserve_exact(len).map_err(|_| {
-        format!(
-            "this trace needs {} of memory to display, more than the browser can give this page",
-            crate::format::bytes(len as f64)
-        )
-    })?;
-    let mut start = 0;
-    while start < len {
-        let end = (start + SLICE).min(len);
-        bytes.resize(end, 0);
-        source
-            .subarray(start as u32, end as u32)
-            .copy_to(&mut bytes[start..end]);
-        start = end;
-        if start < len {
-            TimeoutFuture::new(0).await;
-        }
-    }
-    drop(source);
+/// Decodes and indexes a trace sent by the worker, yielding to the page
+/// between steps.
+pub async fn unpack(
+    buffer: js_sys::ArrayBuffer,
+    columns: js_sys::Array,
+    label: String,
+) -> Result<Loaded, String> {
+    let mut pace = Pace::new();
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     drop(buffer);
-    let trace = codec::decode(&bytes).ok_or("the decoding worker sent back a damaged trace")?;
+    let mut trace = codec::decode(&bytes).ok_or("the decoding worker sent back a damaged trace")?;
     drop(bytes);
+    columns::attach(&mut trace, &columns, &mut pace).await?;
+    drop(columns);
     let mut index = Vec::with_capacity(trace.threads.len());
     for thread in &trace.threads {
-        TimeoutFuture::new(0).await;
-        index.push(ThreadIndex::new(&thread.spans));
+        let mut builder = IndexBuilder::new();
+        while !builder.advance(&thread.spans, INDEX_STEP) {
+            pace.tick().await;
+        }
+        index.push(builder.finish());
+        pace.tick().await;
     }
     Ok(Loaded::new(trace, index, label))
 }

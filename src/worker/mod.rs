@@ -4,24 +4,29 @@
 //! Inside the worker: wait for a [`protocol::DecodeRequest`], expand archives
 //! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
-//! `Blob.slice` chunks while reporting progress, then encode the trace and
-//! transfer the buffer to the page.
+//! `Blob.slice` chunks while reporting progress, then hand the trace to the
+//! page: its big columns as transferred typed arrays ([`columns`]), the rest
+//! encoded by `model::codec`.
 
 pub mod archives;
 pub mod client;
+pub mod columns;
 pub mod protocol;
 pub mod reader;
 
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
+use flamedrop_core::Trace;
 use protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 /// Chunk size for reading files: big enough that per-chunk overhead vanishes,
-/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB).
-const CHUNK_BYTES: f64 = (16 << 20) as f64;
+/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB;
+/// each chunk is held up to three times: the reader's buffer, the copy in
+/// wasm memory and the decoder's carry-over).
+const CHUNK_BYTES: u32 = 8 << 20;
 
 /// What the progress names while the decoder turns what it read into a trace.
 pub const BUILDING: &str = "building the trace";
@@ -45,23 +50,29 @@ async fn handle(data: JsValue) {
         Err(e) => Err(e),
     };
     match outcome {
-        Ok(bytes) => {
+        Ok(mut trace) => {
+            let columns = columns::detach(&mut trace);
+            let bytes = codec::encode(&trace);
+            drop(trace);
             let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
             array.copy_from(&bytes);
             drop(bytes);
             let buffer = array.buffer();
+            let transfer = columns::buffers(&columns);
+            transfer.push(&buffer);
             let event = WorkerEvent::Done {
-                trace: buffer.clone(),
+                trace: buffer,
+                columns,
                 worker_ms: now() - started,
             };
-            post_transfer(&event, &buffer);
+            post_transfer(&event, &transfer);
         }
         Err(message) => post(&WorkerEvent::Failed { message }),
     }
 }
 
-/// Reads and decodes the files; the encoded trace, or a message for people.
-async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
+/// Reads and decodes the files; the trace, or a message for people.
+async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
     let (files, archive_notes) = archives::expand(files).await?;
     let mut probes = Vec::with_capacity(files.len());
     for file in &files {
@@ -100,16 +111,11 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
             total,
             file: file.path.clone(),
         });
-        let size = file.size();
-        let mut offset = 0.0;
-        while offset < size {
-            let end = (offset + CHUNK_BYTES).min(size);
-            reader::read_into(&file.blob, offset, end, &mut chunk)
-                .await
-                .map_err(|e| format!("could not read {}: {e}", file.path))?;
+        let failed = |e: String| format!("could not read {}: {e}", file.path);
+        let mut reader = reader::ChunkReader::new(&file.blob, CHUNK_BYTES);
+        while reader.next(&mut chunk).await.map_err(failed)? {
             decoder.feed(&chunk);
-            read += end - offset;
-            offset = end;
+            read += chunk.len() as f64;
             post(&WorkerEvent::Progress {
                 read,
                 total,
@@ -125,7 +131,7 @@ async fn decode(files: Vec<InputFile>) -> Result<Vec<u8>, String> {
     });
     let mut trace = decoder.finish();
     trace.diagnostics.extend(archive_notes);
-    Ok(codec::encode(&trace))
+    Ok(trace)
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -143,11 +149,10 @@ fn post(event: &WorkerEvent) {
     }
 }
 
-fn post_transfer(event: &WorkerEvent, buffer: &js_sys::ArrayBuffer) {
+fn post_transfer(event: &WorkerEvent, transfer: &js_sys::Array) {
     match to_js(event) {
         Ok(value) => {
-            let transfer = js_sys::Array::of1(buffer);
-            if let Err(e) = scope().post_message_with_transfer(&value, &transfer) {
+            if let Err(e) = scope().post_message_with_transfer(&value, transfer) {
                 post(&WorkerEvent::Failed {
                     message: format!("could not hand the trace to the page: {e:?}"),
                 });

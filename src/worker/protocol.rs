@@ -3,7 +3,7 @@
 //!
 //! Files travel as `Blob` handles (`serde_wasm_bindgen::preserve`): posting
 //! one to the worker copies a reference, not the bytes. The decoded trace
-//! comes back as one `ArrayBuffer` that is transferred, not cloned.
+//! comes back as buffers that are transferred, not cloned.
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -38,10 +38,13 @@ pub enum WorkerEvent {
     /// Bytes read so far out of the bytes the decoder planned to read, and
     /// what the worker is busy with (a file's path, or "building the trace").
     Progress { read: f64, total: f64, file: String },
-    /// The trace, encoded by `flamedrop_core::model::codec`.
+    /// The trace: its big columns as typed arrays (`super::columns`), the
+    /// rest encoded by `flamedrop_core::model::codec`.
     Done {
         #[serde(with = "serde_wasm_bindgen::preserve")]
         trace: js_sys::ArrayBuffer,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        columns: js_sys::Array,
         /// Time spent in the worker from request to encoded trace.
         worker_ms: f64,
     },

@@ -1,7 +1,12 @@
-//! Reading a byte range of a `Blob` into wasm memory, reusing one buffer.
+//! Reading files into wasm memory: a byte range of a `Blob` ([`read_into`],
+//! for the first bytes of each file), and a whole file in chunks through one
+//! reusable buffer ([`ChunkReader`]).
 
 use crate::browser::describe;
+use js_sys::{ArrayBuffer, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use web_sys::ReadableStreamByobReader;
 
 /// Replaces `out` with the bytes `[start, end)` of `blob`; the error says why
 /// the browser could not read them.
@@ -15,8 +20,79 @@ pub async fn read_into(
     let buffer = JsFuture::from(part.array_buffer())
         .await
         .map_err(describe)?;
-    let bytes = js_sys::Uint8Array::new(&buffer);
+    let bytes = Uint8Array::new(&buffer);
     out.resize(bytes.length() as usize, 0);
     bytes.copy_to(out);
     Ok(())
+}
+
+/// Reads a blob front to back with a "bring your own buffer" stream reader:
+/// every read fills the same `ArrayBuffer`, so reading a gigabyte leaves no
+/// gigabyte of garbage buffers behind (as one `Blob.slice().arrayBuffer()`
+/// per chunk does), and the browser reads ahead while the decoder works.
+/// Browsers without such readers for blobs get `Blob.slice` reads instead.
+pub struct ChunkReader {
+    blob: web_sys::Blob,
+    reader: Option<ReadableStreamByobReader>,
+    buffer: Option<ArrayBuffer>,
+    /// Bytes handed out so far.
+    offset: f64,
+}
+
+impl ChunkReader {
+    /// A reader of `blob` handing out chunks of up to `chunk` bytes.
+    pub fn new(blob: &web_sys::Blob, chunk: u32) -> ChunkReader {
+        ChunkReader {
+            blob: blob.clone(),
+            reader: ReadableStreamByobReader::new(&blob.stream()).ok(),
+            buffer: Some(ArrayBuffer::new(chunk.max(1))),
+            offset: 0.0,
+        }
+    }
+
+    /// Replaces `out` with the next chunk; false once the blob is exhausted
+    /// (`out` is then empty).
+    pub async fn next(&mut self, out: &mut Vec<u8>) -> Result<bool, String> {
+        out.clear();
+        let Some(mut buffer) = self.buffer.take() else {
+            return Ok(false);
+        };
+        let size = buffer.byte_length();
+        let Some(reader) = &self.reader else {
+            let end = (self.offset + f64::from(size)).min(self.blob.size());
+            if self.offset >= end {
+                return Ok(false);
+            }
+            read_into(&self.blob, self.offset, end, out).await?;
+            self.offset = end;
+            self.buffer = Some(buffer);
+            return Ok(true);
+        };
+        let mut filled = 0u32;
+        while filled < size {
+            let view = Uint8Array::new_with_byte_offset_and_length(&buffer, filled, size - filled);
+            let result = JsFuture::from(reader.read_with_array_buffer_view(&view))
+                .await
+                .map_err(describe)?;
+            let done = Reflect::get(&result, &JsValue::from_str("done"))
+                .map_or(true, |d| d.as_bool().unwrap_or(true));
+            let value =
+                Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+            // The read hands the buffer back (moved, not copied) inside `value`.
+            if let Some(part) = value.dyn_ref::<Uint8Array>() {
+                buffer = part.buffer();
+                let n = part.length() as usize;
+                let at = out.len();
+                out.resize(at + n, 0);
+                part.copy_to(&mut out[at..]);
+                filled += n as u32;
+                self.offset += n as f64;
+            }
+            if done {
+                return Ok(!out.is_empty());
+            }
+        }
+        self.buffer = Some(buffer);
+        Ok(true)
+    }
 }

@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod archive;
 pub mod export;
+pub(crate) mod fast_hash;
 pub mod formats;
 pub mod input;
 pub mod layout;

@@ -1,12 +1,20 @@
 //! [`ThreadIndex`]: one thread's span indices grouped by depth, so the spans
-//! of one row can be found by binary search.
+//! of one row can be found by binary search; and [`IndexBuilder`], which makes
+//! one in bounded steps so a page can index a 20-million-span thread without
+//! freezing.
+//!
+//! A small look-up table per row (every 8th span's end time) narrows every
+//! search before it touches the (much larger, randomly accessed) span
+//! columns. With the whole trace on screen a pixel covers thousands of spans
+//! per row and [`ThreadIndex::seek_end`] runs once per pixel and row, each
+//! time a little right of the last: it gallops forward from there.
 
 use crate::model::Spans;
 
 /// Every this many spans a row keeps a copy of the span's end time, so that
 /// searches first probe a small, dense array instead of jumping around the
 /// (much larger) span columns.
-const STRIDE: usize = 32;
+const STRIDE: usize = 8;
 
 /// Span indices per depth, each row in start order. Within a row spans never
 /// overlap, so both their starts and their ends are sorted: that is what lets
@@ -24,32 +32,11 @@ struct Row {
 }
 
 impl ThreadIndex {
-    /// Groups the spans of one thread by depth (one pass, exact capacities).
+    /// Groups the spans of one thread by depth, all at once.
     pub fn new(spans: &Spans) -> Self {
-        let mut counts: Vec<usize> = Vec::new();
-        for &d in &spans.depth {
-            let d = usize::from(d);
-            if counts.len() <= d {
-                counts.resize(d + 1, 0);
-            }
-            counts[d] += 1;
-        }
-        let mut rows: Vec<Vec<u32>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
-        for (i, &d) in spans.depth.iter().enumerate() {
-            rows[usize::from(d)].push(i as u32);
-        }
-        let rows = rows
-            .into_iter()
-            .map(|row| Row {
-                ends: row
-                    .iter()
-                    .step_by(STRIDE)
-                    .map(|&k| spans.end.get(k as usize).copied().unwrap_or(i64::MAX))
-                    .collect(),
-                spans: row,
-            })
-            .collect();
-        ThreadIndex { rows }
+        let mut builder = IndexBuilder::new();
+        while !builder.advance(spans, usize::MAX) {}
+        builder.finish()
     }
 
     /// Number of rows (the deepest depth + 1, or 0 without spans).
@@ -69,17 +56,104 @@ impl ThreadIndex {
         let Some(row) = self.rows.get(depth) else {
             return 0;
         };
-        // The coarse array narrows the answer to one stride…
-        let j = row.ends.partition_point(|&e| e < t);
-        let (coarse_lo, coarse_hi) = (
-            if j == 0 { 0 } else { (j - 1) * STRIDE + 1 },
-            (j * STRIDE + 1).min(row.spans.len()),
-        );
+        let len = row.spans.len();
+        // The coarse array narrows the answer to one stride. Searching it by
+        // galloping forward from `from` keeps successive seeks of one layout
+        // (each a pixel further right) in memory the last one touched…
+        let first = from / STRIDE;
+        let j = first + gallop(row.ends.get(first..).unwrap_or(&[]), t);
+        let lo = if j == first {
+            from
+        } else {
+            (j - 1) * STRIDE + 1
+        };
+        let hi = (j * STRIDE + 1).min(len);
         // …where a short binary search over nearby memory finishes.
-        let lo = from.max(coarse_lo).min(row.spans.len());
-        let hi = coarse_hi.max(lo);
+        let lo = from.max(lo).min(len);
+        let hi = hi.max(lo);
         lo + row.spans[lo..hi]
             .partition_point(|&k| end.get(k as usize).copied().unwrap_or(i64::MAX) < t)
+    }
+}
+
+/// The number of leading elements of `sorted` below `t`, found by doubling
+/// steps from the front and then a binary search: O(log d) for an answer at
+/// distance d.
+fn gallop(sorted: &[i64], t: i64) -> usize {
+    let mut bound = 1;
+    while bound <= sorted.len() && sorted[bound - 1] < t {
+        bound *= 2;
+    }
+    let lo = bound / 2;
+    let hi = bound.min(sorted.len());
+    lo + sorted[lo..hi].partition_point(|&e| e < t)
+}
+
+/// Builds a [`ThreadIndex`] in steps: one pass over the depths to size the
+/// rows, one over depths and ends to fill them.
+#[derive(Default)]
+pub struct IndexBuilder {
+    counts: Vec<usize>,
+    rows: Vec<Row>,
+    counted: usize,
+    filled: usize,
+}
+
+impl IndexBuilder {
+    /// Starts an index (nothing is read yet).
+    pub fn new() -> Self {
+        IndexBuilder::default()
+    }
+
+    /// Does about `budget` spans' worth of work on `spans` (the same spans
+    /// every call); true when the index is complete.
+    pub fn advance(&mut self, spans: &Spans, budget: usize) -> bool {
+        let n = spans.depth.len();
+        let budget = budget.max(1);
+        if self.counted < n {
+            let stop = self.counted.saturating_add(budget).min(n);
+            for &d in &spans.depth[self.counted..stop] {
+                let d = usize::from(d);
+                if self.counts.len() <= d {
+                    self.counts.resize(d + 1, 0);
+                }
+                self.counts[d] += 1;
+            }
+            self.counted = stop;
+            if stop < n {
+                return false;
+            }
+        }
+        if self.rows.len() != self.counts.len() {
+            self.rows = self
+                .counts
+                .iter()
+                .map(|&c| Row {
+                    spans: Vec::with_capacity(c),
+                    ends: Vec::with_capacity(c.div_ceil(STRIDE)),
+                })
+                .collect();
+        }
+        let stop = self.filled.saturating_add(budget).min(n);
+        let rows = &mut self.rows;
+        let depths = spans.depth.get(self.filled..stop).unwrap_or(&[]);
+        let ends = spans.end.get(self.filled..stop).unwrap_or(&[]);
+        for ((i, &d), &e) in (self.filled..).zip(depths).zip(ends) {
+            let Some(row) = rows.get_mut(usize::from(d)) else {
+                continue;
+            };
+            if row.spans.len() % STRIDE == 0 {
+                row.ends.push(e);
+            }
+            row.spans.push(i as u32);
+        }
+        self.filled = stop;
+        stop >= n
+    }
+
+    /// The index (complete once [`IndexBuilder::advance`] returned true).
+    pub fn finish(self) -> ThreadIndex {
+        ThreadIndex { rows: self.rows }
     }
 }
 
@@ -105,6 +179,50 @@ mod tests {
         assert_eq!(index.depths(), 0);
         assert!(index.row(0).is_empty());
         assert_eq!(index.seek_end(0, &[], 0, 5), 0);
+    }
+
+    #[test]
+    fn seeks_from_anywhere_agree_with_a_plain_search() {
+        // Many spans nested three deep, with gaps.
+        let mut calls = Vec::new();
+        for i in 0..3000i64 {
+            let base = i * 100 + (i % 7) * 3;
+            calls.push((base, base + 90));
+            calls.push((base + 10, base + 50));
+            calls.push((base + 20, base + 21));
+        }
+        let t = thread_of(&calls);
+        let index = ThreadIndex::new(&t.spans);
+        for depth in 0..3 {
+            let row = index.row(depth);
+            for from in [0, 1, 40, 1000, 2999, 3000] {
+                for t_at in (-50..310_000).step_by(997) {
+                    let expect = from.min(row.len())
+                        + row[from.min(row.len())..]
+                            .partition_point(|&k| t.spans.end[k as usize] < t_at);
+                    assert_eq!(
+                        index.seek_end(depth, &t.spans.end, from, t_at),
+                        expect,
+                        "depth {depth} from {from} t {t_at}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn building_in_small_steps_gives_the_same_index() {
+        let spans = flat(5000, 10);
+        let mut builder = IndexBuilder::new();
+        let mut steps = 0;
+        while !builder.advance(&spans, 333) {
+            steps += 1;
+        }
+        assert!(steps > 20);
+        let stepped = builder.finish();
+        let whole = ThreadIndex::new(&spans);
+        assert_eq!(stepped.row(0), whole.row(0));
+        assert_eq!(stepped.rows[0].ends, whole.rows[0].ends);
     }
 
     #[test]

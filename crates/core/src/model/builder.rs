@@ -115,6 +115,24 @@ impl TraceBuilder {
         t
     }
 
+    /// Makes room for about `n` more spans on thread `t` (a hint: columns
+    /// still grow past it, and an absurd hint is capped at what fits).
+    pub fn reserve_spans(&mut self, t: ThreadRef, n: u64) {
+        let Some(thread) = self.trace.threads.get_mut(t as usize) else {
+            return;
+        };
+        let n = usize::try_from(n)
+            .unwrap_or(usize::MAX)
+            .min(u32::MAX as usize);
+        let spans = &mut thread.spans;
+        // A hint too big for this machine is simply not followed.
+        let _ = spans.start.try_reserve_exact(n);
+        let _ = spans.end.try_reserve_exact(n);
+        let _ = spans.depth.try_reserve_exact(n);
+        let _ = spans.name.try_reserve_exact(n);
+        let _ = spans.flags.try_reserve_exact(n);
+    }
+
     /// Looks a thread up by its tracer id.
     pub fn find_thread(&self, id: &str) -> Option<ThreadRef> {
         self.thread_index.get(id).copied()

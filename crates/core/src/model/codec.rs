@@ -1,5 +1,6 @@
-//! A compact binary form of a [`Trace`], used to hand a decoded trace from the
-//! decoding worker to the page in one transferable buffer.
+//! A compact binary form of a [`Trace`]. The viewer's worker uses it for
+//! everything but the big span and marker columns, which travel to the page
+//! as typed arrays of their own (empty columns encode to a few bytes).
 //!
 //! Columns are written as raw little-endian arrays, so encoding and decoding
 //! cost about one memory copy. Decoding checks every length and never panics.

@@ -420,6 +420,10 @@ impl Decoder for UftraceDecoder {
             let perf = self.perf_by_tid.remove(&tid).unwrap_or_default();
             if let Some(shared) = self.shared.as_mut() {
                 if let Some(thread) = shared.builder.find_thread(&tid) {
+                    // One span per call record (16 bytes with its return):
+                    // reserving it once spares the columns their growth copies.
+                    let calls = self.probes[index].size / (2 * records::RECORD_SIZE as u64);
+                    shared.builder.reserve_spans(thread, calls);
                     self.stream = Some(TaskStream::new(&tid, &path, thread, perf));
                 }
             }

@@ -9,10 +9,12 @@ use super::info::Info;
 use super::perf::{PerfEvent, PerfKind};
 use super::records::{self, Kind, Record, RECORD_SIZE};
 use super::resolve::Resolver;
+use crate::fast_hash::FastMap;
 use crate::model::{
     Field, Severity, StrId, ThreadRef, TraceBuilder, SPAN_ABANDONED, SPAN_CUT, SPAN_OFF_CPU,
     SPAN_START_REPAIRED,
 };
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -50,8 +52,8 @@ pub struct Shared {
     pub info: Info,
     /// SDT event ids (from `events.txt`) → `provider:event`.
     pub event_names: HashMap<u64, String>,
-    addr_cache: HashMap<(usize, u64), AddrInfo>,
-    spec_cache: HashMap<StrId, Rc<FunctionSpec>>,
+    addr_cache: FastMap<(usize, u64), AddrInfo>,
+    spec_cache: FastMap<StrId, Rc<FunctionSpec>>,
     enum_sources: Vec<String>,
     unknown: StrId,
     schedule: StrId,
@@ -78,14 +80,14 @@ impl Shared {
             specs,
             info,
             event_names,
-            addr_cache: HashMap::new(),
-            spec_cache: HashMap::new(),
+            addr_cache: FastMap::default(),
+            spec_cache: FastMap::default(),
             enum_sources,
         }
     }
 
-    fn addr_info(&mut self, tid: &str, time: i64, addr: u64) -> AddrInfo {
-        let space = self.resolver.space_for(tid, time);
+    /// What `addr` is, in address space `space` (from [`TaskStream::space_at`]) at `time`.
+    fn addr_info(&mut self, space: Option<usize>, time: i64, addr: u64) -> AddrInfo {
         if let Some(info) = space.and_then(|s| self.addr_cache.get(&(s, addr))) {
             return *info;
         }
@@ -171,6 +173,17 @@ pub struct TaskStream {
     slot0_duration: Option<i64>,
     /// A context switch that happened outside every call: when it began.
     idle_sched_out: Option<i64>,
+    /// The task's address space over a stretch of time in which no session
+    /// starts (looking it up costs more than decoding a record).
+    space: Cell<Option<SpaceMemo>>,
+}
+
+/// An address space remembered for times in `from..until`.
+#[derive(Clone, Copy)]
+struct SpaceMemo {
+    from: i64,
+    until: i64,
+    space: Option<usize>,
 }
 
 impl TaskStream {
@@ -194,6 +207,7 @@ impl TaskStream {
             skipping_from: None,
             slot0_duration: None,
             idle_sched_out: None,
+            space: Cell::new(None),
         }
     }
 
@@ -266,6 +280,19 @@ impl TaskStream {
         }
     }
 
+    /// The address space this task uses at `time`.
+    fn space_at(&self, time: i64, sh: &Shared) -> Option<usize> {
+        if let Some(memo) = self.space.get() {
+            if memo.from <= time && time < memo.until {
+                return memo.space;
+            }
+        }
+        let space = sh.resolver.space_for(&self.tid, time);
+        let (from, until) = sh.resolver.session_window(time);
+        self.space.set(Some(SpaceMemo { from, until, space }));
+        space
+    }
+
     fn end_skipping(&mut self, at: usize, sh: &mut Shared) {
         if let Some(from) = self.skipping_from.take() {
             let lost = self.carry_offset + at as u64 - from;
@@ -308,7 +335,8 @@ impl TaskStream {
                 None => Extra::NeedMore,
             },
             Kind::Entry | Kind::Exit => {
-                let info = sh.addr_info(&self.tid, record.time as i64, record.addr);
+                let time = record.time as i64;
+                let info = sh.addr_info(self.space_at(time, sh), time, record.addr);
                 let spec = sh.spec(info);
                 let specs: &[_] = if record.kind == Kind::Entry {
                     &spec.args
@@ -457,7 +485,7 @@ impl TaskStream {
             sh.builder.end(t, time);
             self.sched_open = false;
         }
-        let info = sh.addr_info(&self.tid, time, record.addr);
+        let info = sh.addr_info(self.space_at(time, sh), time, record.addr);
         let span = sh.builder.begin(t, time, info.name, 0);
         if record.more {
             let spec = sh.spec(info);
@@ -483,7 +511,7 @@ impl TaskStream {
             sh.builder.end(t, time);
             self.sched_open = false;
         }
-        let info = sh.addr_info(&self.tid, time, record.addr);
+        let info = sh.addr_info(self.space_at(time, sh), time, record.addr);
         let span = match sh.builder.top(t) {
             Some(top) => {
                 if let Some((name, flags)) = sh.builder.span_info(t, top) {

@@ -120,6 +120,20 @@ impl Resolver {
         self.spaces.iter().position(|s| &s.sid == sid)
     }
 
+    /// The stretch of time `from..until` around `time` in which no session
+    /// starts: [`Resolver::space_for`] gives the same answer for any task
+    /// throughout it.
+    pub fn session_window(&self, time: i64) -> (i64, i64) {
+        let starts = self.tasks.sessions.iter().map(|s| s.start);
+        let from = starts
+            .clone()
+            .filter(|&s| s <= time)
+            .max()
+            .unwrap_or(i64::MIN);
+        let until = starts.filter(|&s| s > time).min().unwrap_or(i64::MAX);
+        (from, until)
+    }
+
     /// True when `addr` lies in a module of the session map (not a dlopen).
     pub fn in_map(&self, space: usize, addr: u64) -> bool {
         self.spaces[space]

@@ -1,0 +1,88 @@
+// Memory of a Chromium instance's renderer processes (the page and its workers live there), read
+// from /proc: the sum of their PSS (proportional set size, shared pages split between users).
+'use strict';
+const fs = require('node:fs');
+
+function read(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** pid → parent pid for every process. */
+function parents() {
+  const map = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = read(`/proc/${name}/stat`);
+    const close = stat.lastIndexOf(')');
+    if (close < 0) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    map.set(Number(name), Number(fields[1]));
+  }
+  return map;
+}
+
+/** The browser process started with this profile directory. */
+function browserPid(profile) {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const cmd = read(`/proc/${name}/cmdline`);
+    if (cmd.includes(`--user-data-dir=${profile}`) && !cmd.includes('--type=')) return Number(name);
+  }
+  return null;
+}
+
+/** Renderer processes below `root`. */
+function renderers(root) {
+  const tree = parents();
+  const below = (pid) => {
+    for (let p = pid, n = 0; p > 1 && n < 64; p = tree.get(p), n++) if (p === root) return true;
+    return false;
+  };
+  return [...tree.keys()].filter((pid) => below(pid) && read(`/proc/${pid}/cmdline`).includes('--type=renderer'));
+}
+
+function pssBytes(pid) {
+  const m = /^Pss:\s+(\d+) kB/m.exec(read(`/proc/${pid}/smaps_rollup`));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Samples the renderers' total PSS every `ms` until stopped; keeps the peak. */
+class Sampler {
+  constructor(root, ms = 100) {
+    this.root = root;
+    this.peak = 0;
+    this.last = 0;
+    this.started = Date.now();
+    /** [ms since start, bytes] per sample, for finding which phase peaks. */
+    this.timeline = [];
+    this.pids = renderers(root);
+    this.timer = setInterval(() => this.sample(), ms);
+    this.sample();
+  }
+
+  sample() {
+    const now = renderers(this.root);
+    if (now.length) this.pids = now;
+    this.last = this.pids.reduce((sum, pid) => sum + pssBytes(pid), 0);
+    this.peak = Math.max(this.peak, this.last);
+    this.timeline.push([Date.now() - this.started, this.last]);
+    return this.last;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.sample();
+    return this.peak;
+  }
+}
+
+/** The renderers' total PSS now. */
+function rendererPss(root) {
+  return renderers(root).reduce((sum, pid) => sum + pssBytes(pid), 0);
+}
+
+module.exports = { Sampler, browserPid, rendererPss };
