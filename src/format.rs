@@ -20,7 +20,8 @@ pub fn duration(value: i64, unit: &str) -> String {
     if unit == "events" {
         return format!("{value} events");
     }
-    format_time(value, unit)
+    // The report pads seconds as uftrace does (`1.738  s`); the page does not.
+    format_time(value, unit).replacen("  ", " ", 1)
 }
 
 /// The lane title of a thread: `c_threads — tid 21712`, or the thread's own
@@ -55,6 +56,7 @@ mod tests {
     fn durations_follow_the_unit() {
         assert_eq!(duration(20_430, "ns"), "20.430 us");
         assert_eq!(duration(7, "events"), "7 events");
+        assert_eq!(duration(1_500_000_000, "ns"), "1.500 s");
     }
 
     #[test]
