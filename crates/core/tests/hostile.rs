@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::fixtures;
+use common::{fixtures, Rng};
 use flamedrop_core::analysis::report;
 use flamedrop_core::export::{chrome, collapsed, speedscope};
 use flamedrop_core::model::codec;
@@ -34,21 +34,6 @@ const SAMPLED_CUTS: usize = 4;
 const SLOW: Duration = Duration::from_secs(10);
 
 type Files = Vec<(String, Vec<u8>)>;
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Every file below `dir` except the original tool's reference output and
 /// the fixture's own documentation, as (path relative to `dir`, bytes).

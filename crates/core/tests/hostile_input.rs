@@ -4,25 +4,10 @@
 
 mod common;
 
-use common::{cases, fixtures, read_folder};
+use common::{cases, fixtures, read_folder, Rng};
 use flamedrop_core::analysis::report;
 use flamedrop_core::input::decode_files_chunked;
 use flamedrop_core::{decode_files, LoadError};
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn case_files(case: &str) -> Vec<(String, Vec<u8>)> {
     read_folder(&fixtures().join("uftrace").join(case).join("uftrace.data"))

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::fixtures;
+use common::{fixtures, Rng};
 use flamedrop_core::analysis::report::report;
 use flamedrop_core::input::decode_files_chunked;
 use flamedrop_core::{decode_files, detect, Format, LoadError};
@@ -31,17 +31,6 @@ fn traces() -> Vec<(String, Vec<u8>)> {
     out.sort();
     assert_eq!(out.len(), 5);
     out
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 /// Decodes `data` cut at each offset `cuts` yields and checks the result.
