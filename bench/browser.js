@@ -3,6 +3,7 @@
 //
 //   node bench/browser.js TRACE [--runs 5] [--dist dist] [--steps 60] [--json FILE]
 //                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
+//                               [--query 'workers=1']
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
@@ -13,6 +14,7 @@
 //   frames       p95 and max of the scripted 60-step zoom/pan/hover sequence (bench/lib/frames.js)
 //   views        tabs named "Flame graph" / "Call tree", if the page has them: click → painted
 // then prints a markdown table of the medians (and every run's numbers with --json).
+// --query adds a query string to the page's URL (for example `workers=1`: decode in one worker).
 // --timeout bounds every load (default 300 s; a load that takes longer is reported as such).
 // --speedscope FILE additionally opens FILE (Chrome JSON) in speedscope (npm `speedscope`, served
 // from bench/node_modules) the same way: file chosen → title set and two frames drawn.
@@ -58,6 +60,7 @@ function parseArgs(argv) {
     else if (a === '--speedscope') opts.speedscope = path.resolve(value());
     else if (a === '--no-cancel') opts.cancel = false;
     else if (a === '--timeout') LOAD_TIMEOUT_MS = Number(value()) * 1000;
+    else if (a === '--query') opts.query = value();
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -147,6 +150,7 @@ async function run(base, trace, opts) {
       wall_ms: wall,
       worker_ms: state.timings.worker_ms,
       unpack_ms: state.timings.unpack_ms,
+      parts: state.timings.parts,
       longtasks: load.longtasks.map((t) => t.duration),
       progress: load.progress,
       cancel_button: load.cancel,
@@ -255,7 +259,8 @@ function table(trace, size, runs, cancel, speedscope) {
     ['runs', String(runs.length)],
     ['first flame chart drawn (median)', `${ms(median(runs.map((r) => r.first_draw_ms)))} (runs: ${runs.map((r) => ms(r.first_draw_ms)).join(', ')})`],
     ['… of which in the worker / unpacking on the page', `${ms(median(runs.map((r) => r.worker_ms)))} / ${ms(median(runs.map((r) => r.unpack_ms)))}`],
-    ['decode throughput in the worker (trace size / worker time, median)', `${(size / 1e6 / (median(runs.map((r) => r.worker_ms)) / 1000)).toFixed(0)} MB/s`],
+    ['decoding workers (parts merged)', `${median(runs.map((r) => r.parts ?? 1))}`],
+    ['decode throughput in the workers (trace size / slowest worker\'s time, median)', `${(size / 1e6 / (median(runs.map((r) => r.worker_ms)) / 1000)).toFixed(0)} MB/s`],
     ['longest main-thread task while loading (median of runs)', `${ms(median(runs.map((r) => Math.max(0, ...r.longtasks))))} (tasks over 50 ms per run: ${runs.map((r) => r.longtasks.length).join(', ')})`],
     ['progress shown / cancel button', `${runs.every((r) => r.progress.updates > 1) ? 'yes' : 'no'} / ${runs.every((r) => r.cancel_button) ? 'yes' : 'no'}${cancel ? `; cancel → idle in ${ms(cancel.cancel_ms)}` : ''}`],
     ['peak page memory above empty page (median)', `${mb(median(runs.map((r) => r.memory_bytes)))} = ${(median(runs.map((r) => r.memory_bytes)) / size).toFixed(2)} × trace size`],
@@ -290,7 +295,8 @@ async function main() {
   const [trace] = opts.traces;
   if (!fs.existsSync(path.join(opts.dist, 'index.html'))) throw new Error(`no built viewer at ${opts.dist}: run 'trunk build --release'`);
   const size = sizeOf(trace);
-  const { server, base } = await startServer(opts.dist);
+  const { server, base: root } = await startServer(opts.dist);
+  const base = opts.query ? `${root}?${opts.query}` : root;
   const runs = [];
   try {
     for (let i = 0; i < opts.runs; i++) {

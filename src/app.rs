@@ -21,7 +21,8 @@ use crate::loading::unpack::unpack;
 use crate::loading::{budget, demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
 use crate::views::{View, ViewChange, ViewState};
-use crate::worker::client::{silence_allowance_ms, DecodeJob};
+use crate::worker::client::silence_allowance_ms;
+use crate::worker::parts::{workers_for, workers_override, Decoding, Step};
 use crate::worker::protocol::WorkerEvent;
 use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
 use gloo::events::EventListener;
@@ -51,7 +52,12 @@ pub enum Msg {
     Gather(Gathering),
     /// The files of load `id` are known.
     Opened(u32, Result<Opened, String>),
-    Worker(u32, WorkerEvent),
+    /// Load `id`'s worker for part `part` said something.
+    Worker {
+        id: u32,
+        part: u32,
+        event: WorkerEvent,
+    },
     /// The trace of load `id` is ready to show (or could not be unpacked).
     Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
     Cancel,
@@ -85,7 +91,7 @@ pub enum Gathering {
 pub struct App {
     phase: Phase,
     load: u32,
-    job: Option<DecodeJob>,
+    job: Option<Decoding>,
     label: String,
     selected: Option<SpanRef>,
     focus: Option<(u32, SpanRef)>,
@@ -109,6 +115,8 @@ pub struct App {
     size_limit: f64,
     /// The watchdog's allowance when the page's URL sets one.
     watchdog_ms: Option<f64>,
+    /// Decoding workers when the page's URL sets how many.
+    workers: Option<u32>,
 }
 
 impl Component for App {
@@ -151,6 +159,7 @@ impl Component for App {
             too_big: None,
             size_limit: budget::limit_bytes(),
             watchdog_ms: budget::watchdog_override_ms(),
+            workers: workers_override(),
         }
     }
 
@@ -199,7 +208,7 @@ impl Component for App {
                 }
                 true
             }
-            Msg::Worker(id, event) if id == self.load => self.on_worker(ctx, event),
+            Msg::Worker { id, part, event } if id == self.load => self.on_worker(ctx, part, event),
             Msg::Unpacked(id, loaded, cost) if id == self.load => {
                 match loaded {
                     Ok(loaded) => {
@@ -213,7 +222,7 @@ impl Component for App {
                 }
                 true
             }
-            Msg::Opened(..) | Msg::Worker(..) | Msg::Unpacked(..) => false,
+            Msg::Opened(..) | Msg::Worker { .. } | Msg::Unpacked(..) => false,
             Msg::Cancel => {
                 self.too_big = None;
                 self.load += 1;
@@ -445,48 +454,50 @@ impl App {
         let allowance = self
             .watchdog_ms
             .unwrap_or_else(|| silence_allowance_ms(opened.size()));
-        match DecodeJob::start(opened.files, allowance, move |event| {
-            link.send_message(Msg::Worker(id, event))
+        let workers = workers_for(&opened.files, self.workers);
+        match Decoding::start(opened.files, workers, allowance, move |part, event| {
+            link.send_message(Msg::Worker { id, part, event })
         }) {
             Ok(job) => self.job = Some(job),
             Err(message) => self.fail(message),
         }
     }
 
-    fn on_worker(&mut self, ctx: &Context<Self>, event: WorkerEvent) -> bool {
-        match event {
-            WorkerEvent::Ready => false,
-            WorkerEvent::Progress { read, total, .. } => {
+    fn on_worker(&mut self, ctx: &Context<Self>, part: u32, event: WorkerEvent) -> bool {
+        let Some(decoding) = self.job.as_mut() else {
+            return false;
+        };
+        match decoding.on_event(part, event) {
+            Step::Wait => false,
+            Step::Progress { read, total } => {
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = read;
                     p.total = total;
                 }
                 true
             }
-            WorkerEvent::Done {
-                trace,
-                columns,
-                worker_ms,
-            } => {
-                self.job = None; // the worker's memory goes with it
+            Step::Done { answers, worker_ms } => {
+                self.job = None; // the workers' memory goes with them
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = p.total; // the bar is full while the chart is prepared
                 }
                 let (id, label, started) = (self.load, self.label.clone(), browser::now());
+                let parts = answers.len() as u32;
                 ctx.link().send_future(async move {
-                    let loaded = unpack(trace, columns, label).await;
+                    let loaded = unpack(answers, label).await;
                     Msg::Unpacked(
                         id,
                         loaded.map(Rc::new),
                         LoadCost {
                             worker_ms,
                             unpack_ms: browser::now() - started,
+                            parts,
                         },
                     )
                 });
                 true
             }
-            WorkerEvent::Failed { message } => {
+            Step::Failed(message) => {
                 self.fail(message);
                 true
             }

@@ -1,4 +1,4 @@
-//! Turning the worker's answer into the page's [`Loaded`] trace without
+//! Turning the workers' answers into the page's [`Loaded`] trace without
 //! freezing the page: the small encoded part is decoded at once, the big
 //! columns are copied into wasm memory in slices, and each thread's index is
 //! built in steps, with a pause whenever a slice of work has run for a few
@@ -7,26 +7,36 @@
 use super::pace::Pace;
 use crate::state::Loaded;
 use crate::worker::columns;
+use crate::worker::parts::Answer;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
+use flamedrop_core::model::merge::merge_part;
+use flamedrop_core::Trace;
+
+const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 
 /// Spans indexed between two looks at the clock.
 const INDEX_STEP: usize = 1 << 18;
 
-/// Decodes and indexes a trace sent by the worker, yielding to the page
-/// between steps.
-pub async fn unpack(
-    buffer: js_sys::ArrayBuffer,
-    columns: js_sys::Array,
-    label: String,
-) -> Result<Loaded, String> {
+/// Decodes and indexes a trace sent by the workers (one answer per part,
+/// part 0 first, merged into one trace), yielding to the page between steps.
+pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<Loaded, String> {
     let mut pace = Pace::new();
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    drop(buffer);
-    let mut trace = codec::decode(&bytes).ok_or("the decoding worker sent back a damaged trace")?;
-    drop(bytes);
-    columns::attach(&mut trace, &columns, &mut pace).await?;
-    drop(columns);
+    let mut whole: Option<Trace> = None;
+    for answer in answers {
+        let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
+        drop(answer.trace);
+        let mut trace = codec::decode(&bytes).ok_or(DAMAGED)?;
+        drop(bytes);
+        columns::attach(&mut trace, &answer.columns, &mut pace).await?;
+        drop(answer.columns);
+        match whole.as_mut() {
+            None => whole = Some(trace),
+            Some(whole) => merge_part(whole, trace)?,
+        }
+        pace.tick().await;
+    }
+    let trace = whole.ok_or(DAMAGED)?;
     let mut index = Vec::with_capacity(trace.threads.len());
     for thread in &trace.threads {
         let mut builder = IndexBuilder::new();

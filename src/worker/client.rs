@@ -1,4 +1,4 @@
-//! The page's handle on one decoding job: starts a worker, sends it the files
+//! The page's handle on one decoding worker: starts it, sends it the files
 //! once it is ready, forwards what it says, and terminates it when dropped
 //! (which is how a load is cancelled).
 //!
@@ -48,6 +48,7 @@ impl DecodeJob {
     /// watchdog stops it (see [`silence_allowance_ms`]).
     pub fn start(
         files: Vec<InputFile>,
+        (part, parts): (u32, u32),
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
@@ -64,7 +65,7 @@ impl DecodeJob {
             all => format!("{} files", all.len()),
         };
         // The request waits here until the worker says it is listening.
-        let pending = Rc::new(RefCell::new(Some(DecodeRequest { files })));
+        let pending = Rc::new(RefCell::new(Some(DecodeRequest { files, part, parts })));
 
         let on_message = {
             let (worker, on_event, heartbeat) =

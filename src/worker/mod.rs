@@ -11,6 +11,7 @@
 pub mod archives;
 pub mod client;
 pub mod columns;
+pub mod parts;
 pub mod protocol;
 pub mod reader;
 
@@ -46,11 +47,12 @@ pub fn start() {
 async fn handle(data: JsValue) {
     let started = now();
     let outcome = match from_js::<DecodeRequest>(data) {
-        Ok(request) => decode(request.files).await,
+        Ok(request) => decode(request).await,
         Err(e) => Err(e),
     };
     match outcome {
-        Ok(mut trace) => {
+        Ok(None) => post(&WorkerEvent::NotSplit),
+        Ok(Some(mut trace)) => {
             let columns = columns::detach(&mut trace);
             let bytes = codec::encode(&trace);
             drop(trace);
@@ -71,9 +73,10 @@ async fn handle(data: JsValue) {
     }
 }
 
-/// Reads and decodes the files; the trace, or a message for people.
-async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
-    let (files, archive_notes) = archives::expand(files).await?;
+/// Reads and decodes the files (or the requested part of them); the trace,
+/// nothing when this part has nothing to do, or a message for people.
+async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
+    let (files, archive_notes) = archives::expand(request.files).await?;
     let mut probes = Vec::with_capacity(files.len());
     for file in &files {
         let head_len = file.size().min(PROBE_BYTES as f64);
@@ -88,6 +91,10 @@ async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
         });
     }
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
+    let (part, parts) = (request.part as usize, request.parts as usize);
+    if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
+        return Ok(None);
+    }
     let plan = decoder.plan();
     let total: f64 = plan
         .iter()
@@ -130,8 +137,10 @@ async fn decode(files: Vec<InputFile>) -> Result<Trace, String> {
         file: BUILDING.to_owned(),
     });
     let mut trace = decoder.finish();
-    trace.diagnostics.extend(archive_notes);
-    Ok(trace)
+    if part == 0 {
+        trace.diagnostics.extend(archive_notes);
+    }
+    Ok(Some(trace))
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {

@@ -23,10 +23,13 @@ impl InputFile {
     }
 }
 
-/// Page → worker: decode these files.
+/// Page → worker: decode these files, or part `part` of `parts` of them
+/// when the page runs several workers side by side.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct DecodeRequest {
     pub files: Vec<InputFile>,
+    pub part: u32,
+    pub parts: u32,
 }
 
 /// Worker → page.
@@ -48,6 +51,9 @@ pub enum WorkerEvent {
         /// Time spent in the worker from request to encoded trace.
         worker_ms: f64,
     },
+    /// This input cannot be split; the worker of part 0 decodes all of it,
+    /// and this one has nothing to do.
+    NotSplit,
     /// Nothing could be decoded; the message is for people.
     Failed { message: String },
 }

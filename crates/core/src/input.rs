@@ -58,13 +58,15 @@ pub enum LoadError {
     Unsupported { format: Format, reason: String },
     /// An archive could not be expanded (damaged, too big, empty).
     Archive(String),
+    /// Parts decoded side by side did not fit together (a bug, reported as such).
+    Split(String),
 }
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::NoFiles => write!(f, "no files were given"),
-            LoadError::Archive(message) => write!(f, "{message}"),
+            LoadError::Archive(message) | LoadError::Split(message) => write!(f, "{message}"),
             LoadError::UnknownFormat { files } => {
                 let shown: Vec<&str> = files.iter().take(5).map(String::as_str).collect();
                 let more = files.len().saturating_sub(shown.len());
@@ -99,6 +101,15 @@ pub trait Decoder {
     fn end_file(&mut self);
     /// All planned files were fed (or the caller stopped early): the trace.
     fn finish(self: Box<Self>) -> Trace;
+    /// Restricts the decoder to part `part` (from 0) of `parts` of the input,
+    /// so that several workers can each decode a part at once; the parts are
+    /// put back together with [`crate::model::merge::merge_part`]. Part 0
+    /// keeps what is said once for the whole input (metadata, diagnostics of
+    /// the shared files). Returns false, changing nothing, when this format
+    /// or this input cannot be split that way (then part 0 decodes it all).
+    fn keep_part(&mut self, _part: usize, _parts: usize) -> bool {
+        false
+    }
 }
 
 /// Which format the offered files are, judged by content first, names second.
@@ -175,15 +186,61 @@ pub fn empty_archives(notes: &[crate::model::Diagnostic]) -> LoadError {
 }
 
 fn decode_plain_files(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace, LoadError> {
-    let probes = files
+    let decoder = open_decoder(probes_of(files))?;
+    Ok(feed_all(decoder, files, chunk))
+}
+
+fn probes_of(files: &[(String, Vec<u8>)]) -> Vec<FileProbe> {
+    files
         .iter()
         .map(|(path, data)| FileProbe {
             path: path.clone(),
             size: data.len() as u64,
             head: data[..data.len().min(PROBE_BYTES)].to_vec(),
         })
-        .collect();
-    let mut decoder = open_decoder(probes)?;
+        .collect()
+}
+
+/// Decodes files held in memory (no archives) in up to `parts` parts on
+/// threads of their own, then merges the parts, as the page does with
+/// several workers. Inputs that cannot be split decode in one part.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decode_files_in_parts(
+    files: &[(String, Vec<u8>)],
+    parts: usize,
+) -> Result<Trace, LoadError> {
+    let mut first = open_decoder(probes_of(files))?;
+    if !first.keep_part(0, parts) {
+        return Ok(feed_all(first, files, 8 << 20));
+    }
+    let rest: Vec<Trace> = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..parts)
+            .map(|part| {
+                scope.spawn(move || -> Result<Trace, LoadError> {
+                    let mut decoder = open_decoder(probes_of(files))?;
+                    decoder.keep_part(part, parts);
+                    Ok(feed_all(decoder, files, 8 << 20))
+                })
+            })
+            .collect();
+        let whole = feed_all(first, files, 8 << 20);
+        let mut all = vec![Ok(whole)];
+        all.extend(others.into_iter().map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(LoadError::Split("a decoding thread stopped".into())))
+        }));
+        all.into_iter().collect::<Result<Vec<_>, _>>()
+    })?;
+    let mut rest = rest.into_iter();
+    let mut whole = rest.next().unwrap_or_default();
+    for part in rest {
+        crate::model::merge::merge_part(&mut whole, part).map_err(LoadError::Split)?;
+    }
+    Ok(whole)
+}
+
+/// Feeds every planned file to `decoder` in chunks of `chunk` bytes.
+fn feed_all(mut decoder: Box<dyn Decoder>, files: &[(String, Vec<u8>)], chunk: usize) -> Trace {
     for index in decoder.plan() {
         let Some((_, data)) = files.get(index) else {
             continue;
@@ -194,7 +251,7 @@ fn decode_plain_files(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace
         }
         decoder.end_file();
     }
-    Ok(decoder.finish())
+    decoder.finish()
 }
 
 /// Decodes files held in memory.

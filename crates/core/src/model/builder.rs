@@ -323,6 +323,13 @@ impl TraceBuilder {
         });
     }
 
+    /// Forgets every diagnostic so far: a decoder working on one part of an
+    /// input drops what another part reports for the whole input.
+    pub fn forget_diagnostics(&mut self) {
+        self.trace.diagnostics.clear();
+        self.diagnostic_index.clear();
+    }
+
     /// Closes what is still open, puts details in order and hands over the trace.
     pub fn finish(mut self) -> Trace {
         let mut open_at_end = 0u64;

@@ -10,6 +10,7 @@ mod builder;
 mod builder_resources;
 pub mod codec;
 mod diagnostics;
+pub mod merge;
 mod resources;
 mod stacks;
 mod strings;

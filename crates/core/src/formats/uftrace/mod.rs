@@ -19,7 +19,7 @@ mod task;
 use crate::input::{file_name, Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use replay::{Shared, TaskStream};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// What a file of the folder is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +99,11 @@ pub struct UftraceDecoder {
     perf_by_tid: HashMap<String, VecDeque<perf::PerfEvent>>,
     /// Files offered but not part of the recording.
     ignored: Vec<String>,
+    /// Task data files left to other parts ([`Decoder::keep_part`]).
+    others: HashSet<usize>,
+    /// This decoder works on a part after the first, which says what
+    /// concerns the whole recording.
+    secondary: bool,
 }
 
 impl UftraceDecoder {
@@ -144,6 +149,8 @@ impl UftraceDecoder {
             stream: None,
             perf_by_tid: HashMap::new(),
             ignored,
+            others: HashSet::new(),
+            secondary: false,
         }
     }
 
@@ -192,6 +199,10 @@ impl UftraceDecoder {
         }
         self.read_perf(&mut shared);
         self.create_threads(&mut shared);
+        if self.secondary {
+            // Part 0 reports the metadata's problems, once.
+            shared.builder.forget_diagnostics();
+        }
         self.shared = Some(shared);
     }
 
@@ -359,6 +370,14 @@ impl UftraceDecoder {
         }
     }
 
+    /// The tid of a task data file.
+    fn tid_at(&self, index: usize) -> Option<&str> {
+        match self.roles.get(index) {
+            Some(Some(Role::Data { tid })) => Some(tid),
+            _ => None,
+        }
+    }
+
     fn finish_stream(&mut self) {
         if let (Some(stream), Some(shared)) = (self.stream.take(), self.shared.as_mut()) {
             stream.finish(shared);
@@ -408,7 +427,36 @@ impl Decoder for UftraceDecoder {
     }
 
     fn plan(&self) -> Vec<usize> {
-        self.plan.clone()
+        self.plan
+            .iter()
+            .copied()
+            .filter(|i| !self.others.contains(i))
+            .collect()
+    }
+
+    /// Splits the task data files between the parts, biggest first onto the
+    /// part with the fewest bytes so far; every part reads the metadata.
+    fn keep_part(&mut self, part: usize, parts: usize) -> bool {
+        let mut data: Vec<usize> = self
+            .plan
+            .iter()
+            .copied()
+            .filter(|&i| self.tid_at(i).is_some())
+            .collect();
+        if parts < 2 || part >= parts || data.len() < parts {
+            return false;
+        }
+        data.sort_by_key(|&i| (std::cmp::Reverse(self.probes[i].size), i));
+        let mut load = vec![0u64; parts];
+        for index in data {
+            let lightest = (0..parts).min_by_key(|&p| (load[p], p)).unwrap_or(0);
+            load[lightest] += self.probes[index].size;
+            if lightest != part {
+                self.others.insert(index);
+            }
+        }
+        self.secondary = part > 0;
+        true
     }
 
     fn begin_file(&mut self, index: usize) {
@@ -454,13 +502,21 @@ impl Decoder for UftraceDecoder {
         let Some(mut shared) = self.shared.take() else {
             return TraceBuilder::new(Format::Uftrace, TimeUnit::Ns).finish();
         };
+        let elsewhere: HashSet<String> = self
+            .others
+            .iter()
+            .filter_map(|&i| self.tid_at(i).map(str::to_owned))
+            .collect();
         // Threads whose .dat never arrived (the caller stopped) still get their perf events.
         for (tid, events) in self.perf_by_tid.drain() {
+            if elsewhere.contains(&tid) {
+                continue; // the part that decodes the thread's data has them
+            }
             if let Some(thread) = shared.builder.find_thread(&tid) {
                 TaskStream::new(&tid, "", thread, events).finish(&mut shared);
             }
         }
-        if !ignored.is_empty() {
+        if !ignored.is_empty() && !self.secondary {
             let first = ignored[0].clone();
             shared.builder.diagnose(Severity::Info, "ignored-files", None, None, ignored.len() as u64, || {
                 format!("files that are not part of the uftrace recording were ignored (first: {first})")

@@ -44,6 +44,24 @@ struct AddrInfo {
     special: Special,
 }
 
+impl AddrInfo {
+    /// What an empty slot of [`Shared::recent`] holds (its address never matches).
+    const UNSET: AddrInfo = AddrInfo {
+        name: 0,
+        symbol: None,
+        special: Special::None,
+    };
+}
+
+/// Slots of the direct-mapped table in front of the address cache.
+const RECENT_SLOTS: usize = 256;
+
+/// Where `addr` lives in [`Shared::recent`]: functions are at least a few
+/// bytes apart, so the low bits past the first four spread them well.
+fn recent_slot(addr: u64) -> usize {
+    ((addr >> 4) ^ (addr >> 12)) as usize % RECENT_SLOTS
+}
+
 /// State shared by every task of one recording.
 pub struct Shared {
     pub builder: TraceBuilder,
@@ -53,6 +71,8 @@ pub struct Shared {
     /// SDT event ids (from `events.txt`) → `provider:event`.
     pub event_names: HashMap<u64, String>,
     addr_cache: FastMap<(usize, u64), AddrInfo>,
+    /// The latest answers of `addr_cache`, by [`recent_slot`] of the address.
+    recent: Vec<(u64, usize, AddrInfo)>,
     spec_cache: FastMap<StrId, Rc<FunctionSpec>>,
     enum_sources: Vec<String>,
     unknown: StrId,
@@ -81,6 +101,7 @@ impl Shared {
             info,
             event_names,
             addr_cache: FastMap::default(),
+            recent: vec![(u64::MAX, usize::MAX, AddrInfo::UNSET); RECENT_SLOTS],
             spec_cache: FastMap::default(),
             enum_sources,
         }
@@ -88,8 +109,20 @@ impl Shared {
 
     /// What `addr` is, in address space `space` (from [`TaskStream::space_at`]) at `time`.
     fn addr_info(&mut self, space: Option<usize>, time: i64, addr: u64) -> AddrInfo {
+        // Every call record asks, and a hot loop calls few functions: a small
+        // direct-mapped table answers most questions before the hash map.
+        let slot = recent_slot(addr);
+        if let (Some(s), Some((a, sp, info))) = (space, self.recent.get(slot)) {
+            if *a == addr && *sp == s {
+                return *info;
+            }
+        }
         if let Some(info) = space.and_then(|s| self.addr_cache.get(&(s, addr))) {
-            return *info;
+            let info = *info;
+            if let (Some(s), Some(entry)) = (space, self.recent.get_mut(slot)) {
+                *entry = (addr, s, info);
+            }
+            return info;
         }
         let resolved = self.resolver.resolve_in(space, time, addr);
         let info = AddrInfo {

@@ -1,0 +1,92 @@
+//! Putting a trace back together from parts decoded side by side (one per
+//! worker, see [`crate::input::Decoder::keep_part`]).
+//!
+//! Every part of one input has the same processes and threads, in the same
+//! order, because each part reads the same metadata; each thread's data comes
+//! from exactly one part. Parts intern names independently, so the names of a
+//! part's spans and markers are mapped into the whole trace's string table.
+
+use super::{Diagnostic, StrId, Thread, Trace};
+
+/// Moves the threads that `part` decoded into `whole`, mapping their names,
+/// and folds its diagnostics in. Fails, leaving `whole` unusable for display,
+/// when the two do not come from one input split by one decoder.
+pub fn merge_part(whole: &mut Trace, part: Trace) -> Result<(), String> {
+    check_same_input(whole, &part)?;
+    let names: Vec<StrId> = part
+        .strings
+        .all()
+        .iter()
+        .map(|s| whole.strings.intern(s))
+        .collect();
+    let map = |id: &mut StrId| {
+        // Ids come from the part's own table; an unknown one stays unknown.
+        *id = names.get(*id as usize).copied().unwrap_or(StrId::MAX);
+    };
+    for (into, mut from) in whole.threads.iter_mut().zip(part.threads) {
+        if !has_data(&from) {
+            continue;
+        }
+        if has_data(into) {
+            return Err(format!("thread {} was decoded by two parts", from.id));
+        }
+        from.spans.name.iter_mut().for_each(map);
+        from.instants.name.iter_mut().for_each(map);
+        into.events = from.events;
+        into.spans = from.spans;
+        into.instants = from.instants;
+        into.first_time = from.first_time;
+        into.last_time = from.last_time;
+    }
+    for diagnostic in part.diagnostics {
+        fold(&mut whole.diagnostics, diagnostic);
+    }
+    Ok(())
+}
+
+fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
+    let same_threads = whole.threads.len() == part.threads.len()
+        && whole
+            .threads
+            .iter()
+            .zip(&part.threads)
+            .all(|(a, b)| a.id == b.id && a.process == b.process);
+    if whole.format != part.format || whole.time_unit != part.time_unit || !same_threads {
+        return Err("the parts of the trace do not belong together".into());
+    }
+    // Trace-level data is not split between parts; a decoder that splits must
+    // leave it to part 0.
+    let trace_level = !part.stacks.is_empty()
+        || !part.sample_sets.is_empty()
+        || !part.allocations.is_empty()
+        || !part.counters.is_empty()
+        || !part.tables.is_empty();
+    if trace_level {
+        return Err("a part of the trace holds data that cannot be merged".into());
+    }
+    Ok(())
+}
+
+fn has_data(thread: &Thread) -> bool {
+    thread.events > 0
+        || !thread.spans.is_empty()
+        || !thread.instants.is_empty()
+        || thread.first_time.is_some()
+}
+
+/// Adds a part's diagnostic to the whole trace's list: one of the same kind
+/// about the same file gets its count added, as if one decoder had seen both.
+fn fold(all: &mut Vec<Diagnostic>, diagnostic: Diagnostic) {
+    match all
+        .iter_mut()
+        .find(|d| d.kind == diagnostic.kind && d.file == diagnostic.file)
+    {
+        Some(same) => {
+            same.count += diagnostic.count;
+            if same.offset.is_none() {
+                same.offset = diagnostic.offset;
+            }
+        }
+        None => all.push(diagnostic),
+    }
+}
