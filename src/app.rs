@@ -484,13 +484,15 @@ impl App {
                 let (id, label, started) = (self.load, self.label.clone(), browser::now());
                 let parts = answers.len() as u32;
                 ctx.link().send_future(async move {
-                    let loaded = unpack(answers, label).await;
+                    let unpacked = unpack(answers, label).await;
+                    let index_ms = unpacked.as_ref().map_or(0.0, |(_, ms)| *ms);
                     Msg::Unpacked(
                         id,
-                        loaded.map(Rc::new),
+                        unpacked.map(|(loaded, _)| Rc::new(loaded)),
                         LoadCost {
                             worker_ms,
                             unpack_ms: browser::now() - started,
+                            index_ms,
                             parts,
                         },
                     )

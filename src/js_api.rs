@@ -12,11 +12,12 @@
 //!   numeric}], rows, row_highlight: [{key, value} | null], note}]`);
 //! - `highlight()`: `{key, value, spans}` of the table row chosen to
 //!   highlight (`spans`: how many calls carry it over all lanes), or `null`;
-//! - `timings()`: `{first_draw_ms, decode_ms, worker_ms, unpack_ms, parts}`
-//!   of the last load (`null`s until known): first draw and decode are
-//!   measured from the moment the files were handed over, worker and unpack
-//!   are their parts spent in the (slowest) worker and on the page's main
-//!   thread; `parts` is how many workers' answers were merged.
+//! - `timings()`: `{first_draw_ms, decode_ms, worker_ms, unpack_ms,
+//!   index_ms, parts}` of the last load (`null`s until known): first draw and
+//!   decode are measured from the moment the files were handed over, worker
+//!   and unpack are their parts spent in the (slowest) worker and on the
+//!   page's main thread, index the part of unpacking spent indexing the
+//!   rows; `parts` is how many workers' answers were merged.
 //!
 //! The app and the chart publish into one thread-local record;
 //! the functions read it when called.
@@ -55,6 +56,8 @@ pub struct Timings {
     pub worker_ms: Option<f64>,
     /// Time the page's main thread spent unpacking and indexing the trace.
     pub unpack_ms: Option<f64>,
+    /// Of `unpack_ms`, the time spent indexing each thread's rows.
+    pub index_ms: Option<f64>,
     /// Workers whose parts of the trace were merged (1 unless split).
     pub parts: Option<u32>,
     #[serde(skip)]
@@ -181,6 +184,7 @@ pub fn load_started() {
 pub struct LoadCost {
     pub worker_ms: f64,
     pub unpack_ms: f64,
+    pub index_ms: f64,
     pub parts: u32,
 }
 
@@ -191,6 +195,7 @@ pub fn set_loaded(loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
             p.timings.decode_ms = Some(crate::browser::now() - p.timings.started);
             p.timings.worker_ms = cost.map(|c| c.worker_ms);
             p.timings.unpack_ms = cost.map(|c| c.unpack_ms);
+            p.timings.index_ms = cost.map(|c| c.index_ms);
             p.timings.parts = cost.map(|c| c.parts);
         }
         if loaded.is_none() {

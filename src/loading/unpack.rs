@@ -20,7 +20,8 @@ const INDEX_STEP: usize = 1 << 18;
 
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
-pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<Loaded, String> {
+/// Also says how long indexing took, in ms (a part of the whole).
+pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64), String> {
     let mut pace = Pace::new();
     let mut whole: Option<Trace> = None;
     for answer in answers {
@@ -37,6 +38,7 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<Loaded, Strin
         pace.tick().await;
     }
     let trace = whole.ok_or(DAMAGED)?;
+    let indexing = crate::browser::now();
     let mut index = Vec::with_capacity(trace.threads.len());
     for thread in &trace.threads {
         let mut builder = IndexBuilder::new();
@@ -46,5 +48,6 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<Loaded, Strin
         index.push(builder.finish());
         pace.tick().await;
     }
-    Ok(Loaded::new(trace, index, label))
+    let index_ms = crate::browser::now() - indexing;
+    Ok((Loaded::new(trace, index, label), index_ms))
 }

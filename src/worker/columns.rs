@@ -2,8 +2,7 @@
 //! marker times and names) travel from the worker to the page as typed
 //! arrays of their own, each transferred, not cloned: the worker copies each
 //! column out of its memory once, and the page copies each into its own
-//! memory in slices, pausing between them so it stays responsive, and frees
-//! each column's buffer as soon as it is copied. The rest
+//! memory in slices, pausing between them so it stays responsive. The rest
 //! of the trace is small and goes as one `model::codec` buffer.
 
 use crate::loading::pace::Pace;
@@ -146,20 +145,5 @@ async fn from_js<A: Typed>(value: JsValue, pace: &mut Pace) -> Result<Vec<A::Ele
         start = end;
         pace.tick().await;
     }
-    release(array.as_ref());
     Ok(out)
-}
-
-/// Frees a copied column's buffer now rather than at the next garbage
-/// collection, so the page never holds a column twice for long
-/// (`ArrayBuffer.prototype.transfer(0)` moves the bytes into an empty buffer
-/// and detaches this one; browsers without it collect the buffer later).
-fn release(array: &JsValue) {
-    let Ok(buffer) = js_sys::Reflect::get(array, &JsValue::from_str("buffer")) else {
-        return;
-    };
-    let transfer = js_sys::Reflect::get(&buffer, &JsValue::from_str("transfer"));
-    if let Ok(transfer) = transfer.and_then(|f| f.dyn_into::<js_sys::Function>()) {
-        let _ = transfer.call1(&buffer, &JsValue::from_f64(0.0));
-    }
 }
