@@ -180,6 +180,22 @@ enum Extra {
     Unknown,
 }
 
+/// Where the next plausible record starts in `buf`, searching from `from`
+/// in steps of 8 bytes (records are 8-byte aligned).
+fn find_next_record(buf: &[u8], from: usize, big_endian: bool, last_time: i64) -> Option<usize> {
+    let min_time = u64::try_from(last_time).unwrap_or(0);
+    let mut at = from;
+    while at + RECORD_SIZE <= buf.len() {
+        let mut head = [0u8; RECORD_SIZE];
+        head.copy_from_slice(&buf[at..at + RECORD_SIZE]);
+        if records::plausible(&head, big_endian, min_time) {
+            return Some(at);
+        }
+        at += 8;
+    }
+    None
+}
+
 /// Decodes one `<tid>.dat`, fed in chunks.
 pub struct TaskStream {
     tid: String,
@@ -246,21 +262,38 @@ impl TaskStream {
 
     /// Decodes the next bytes of the file.
     pub fn feed(&mut self, chunk: &[u8], sh: &mut Shared) {
-        self.carry.extend_from_slice(chunk);
+        // Records are read straight from the chunk; only a record cut by the
+        // chunk's end is carried over and joined with the next chunk.
+        let mut joined = std::mem::take(&mut self.carry);
+        let buf: &[u8] = if joined.is_empty() {
+            chunk
+        } else {
+            joined.extend_from_slice(chunk);
+            &joined
+        };
+        let at = self.feed_buffer(buf, sh);
+        let rest = buf.get(at..).unwrap_or(&[]);
+        self.carry = rest.to_vec();
+        self.carry_offset += at as u64;
+    }
+
+    /// Decodes the whole records at the front of `buf` (which starts at file
+    /// offset `carry_offset`); how many bytes were used up.
+    fn feed_buffer(&mut self, buf: &[u8], sh: &mut Shared) -> usize {
         let big_endian = sh.info.big_endian;
         let mut at = 0usize;
-        while self.carry.len() - at >= RECORD_SIZE {
+        while buf.len() - at >= RECORD_SIZE {
             let mut head = [0u8; RECORD_SIZE];
-            head.copy_from_slice(&self.carry[at..at + RECORD_SIZE]);
+            head.copy_from_slice(&buf[at..at + RECORD_SIZE]);
             let record = records::parse(&head, big_endian);
             let extra = if records::sane(&record, self.started.then_some(self.last_time)) {
-                self.extra_size(&record, &self.carry[at + RECORD_SIZE..], sh)
+                self.extra_size(&record, &buf[at + RECORD_SIZE..], sh)
             } else {
                 Extra::Unknown
             };
             match extra {
                 Extra::NeedMore => break,
-                Extra::Unknown => match self.find_next_record(at + 8, big_endian) {
+                Extra::Unknown => match find_next_record(buf, at + 8, big_endian, self.last_time) {
                     Some(next) => {
                         self.skipping_from
                             .get_or_insert(self.carry_offset + at as u64);
@@ -271,27 +304,25 @@ impl TaskStream {
                             .get_or_insert(self.carry_offset + at as u64);
                         // Keep the tail not yet searched: the next record may start there.
                         let mut next = at + 8;
-                        while next + RECORD_SIZE <= self.carry.len() {
+                        while next + RECORD_SIZE <= buf.len() {
                             next += 8;
                         }
-                        at = next.min(self.carry.len());
+                        at = next.min(buf.len());
                         break;
                     }
                 },
                 Extra::Bytes(n) => {
-                    if self.carry.len() - at < RECORD_SIZE + n {
+                    if buf.len() - at < RECORD_SIZE + n {
                         break;
                     }
                     self.end_skipping(at, sh);
                     let start = at + RECORD_SIZE;
-                    let data = self.carry[start..start + n].to_vec();
-                    self.process(record, &data, sh);
+                    self.process(record, &buf[start..start + n], sh);
                     at = start + n;
                 }
             }
         }
-        self.carry.drain(..at);
-        self.carry_offset += at as u64;
+        at
     }
 
     /// The file is complete: reports a cut-off tail and merges the task's
@@ -333,20 +364,6 @@ impl TaskStream {
                 "bytes that are not valid records (bad magic, or argument data no spec explains) were skipped".into()
             });
         }
-    }
-
-    fn find_next_record(&self, from: usize, big_endian: bool) -> Option<usize> {
-        let min_time = u64::try_from(self.last_time).unwrap_or(0);
-        let mut at = from;
-        while at + RECORD_SIZE <= self.carry.len() {
-            let mut head = [0u8; RECORD_SIZE];
-            head.copy_from_slice(&self.carry[at..at + RECORD_SIZE]);
-            if records::plausible(&head, big_endian, min_time) {
-                return Some(at);
-            }
-            at += 8;
-        }
-        None
     }
 
     fn extra_size(&self, record: &Record, after: &[u8], sh: &mut Shared) -> Extra {
