@@ -134,6 +134,8 @@ pub fn jump(
                 Jump::Function(loaded.trace.str(id).to_owned())
             })
         }
+        // The diff view's names are its own; search there only highlights.
+        View::Diff => Jump::None,
     }
 }
 
