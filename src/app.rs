@@ -586,6 +586,11 @@ impl App {
                     crate::views_keys::Jump::None => return false,
                 }
             }
+            "5" if self.compare.loaded.is_some() => {
+                ctx.link()
+                    .send_message(Msg::Views(ViewChange::View(View::Diff)));
+                return false;
+            }
             "1" | "2" | "3" | "4" => {
                 let i = key.parse::<usize>().unwrap_or(1) - 1;
                 if let Some(&v) = View::ALL.get(i) {

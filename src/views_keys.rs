@@ -52,7 +52,7 @@ pub fn listen(on_key: Callback<String>) -> Option<EventListener> {
             }
             if matches!(
                 key.as_str(),
-                "?" | "n" | "N" | "1" | "2" | "3" | "4" | "Escape"
+                "?" | "n" | "N" | "1" | "2" | "3" | "4" | "5" | "Escape"
             ) {
                 on_key.emit(key);
             }

@@ -40,13 +40,15 @@ pub struct DiffData {
 }
 
 type Key = (usize, usize, SourceKey);
+/// A comparison, or why the traces cannot be compared.
+type Outcome = Rc<Result<DiffData, String>>;
 
 thread_local! {
-    static CACHE: RefCell<Option<(Key, Rc<Result<DiffData, String>>)>> = const { RefCell::new(None) };
+    static CACHE: RefCell<Option<(Key, Outcome)>> = const { RefCell::new(None) };
 }
 
 /// The comparison of `base` and `new` over `key` (of `base`), cached.
-pub fn diff_data(base: &Loaded, new: &Loaded, key: SourceKey) -> Rc<Result<DiffData, String>> {
+pub fn diff_data(base: &Loaded, new: &Loaded, key: SourceKey) -> Outcome {
     let id: Key = (base as *const _ as usize, new as *const _ as usize, key);
     if let Some(hit) =
         CACHE.with_borrow(|c| c.as_ref().filter(|(k, _)| *k == id).map(|(_, d)| d.clone()))
