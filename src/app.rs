@@ -5,6 +5,9 @@
 //! load gets a number; messages from an older load (a cancelled worker, a
 //! slow folder walk) are ignored.
 
+#[path = "app_compare.rs"]
+mod compare;
+
 use crate::browser;
 use crate::chart::SpanRef;
 use crate::components::aggregate::Aggregate;
@@ -79,6 +82,8 @@ pub enum Msg {
     Export(&'static str),
     /// Colour by name or by module / library / class.
     ToggleColour,
+    /// The trace to compare with (panel, load, removal).
+    Compare(compare::CompareMsg),
 }
 
 /// Where a load's files come from.
@@ -117,6 +122,8 @@ pub struct App {
     watchdog_ms: Option<f64>,
     /// Decoding workers when the page's URL sets how many.
     workers: Option<u32>,
+    /// The trace to compare with, and its load.
+    compare: compare::Comparing,
 }
 
 impl Component for App {
@@ -160,6 +167,7 @@ impl Component for App {
             size_limit: budget::limit_bytes(),
             watchdog_ms: budget::watchdog_override_ms(),
             workers: workers_override(),
+            compare: compare::Comparing::default(),
         }
     }
 
@@ -292,6 +300,7 @@ impl Component for App {
                 true
             }
             Msg::Key(key) => self.on_key(ctx, &key),
+            Msg::Compare(msg) => self.on_compare(ctx, msg),
             Msg::Export(kind) => {
                 if let Phase::Ready(loaded) = &self.phase {
                     if let Err(e) = crate::export_view::download(loaded, &self.views, kind) {
@@ -341,7 +350,14 @@ impl Component for App {
                             on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
                             on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
                             by_group={crate::canvas::colors::colour_by_group()} on_colour={link.callback(|_| Msg::ToggleColour)}
-                            next_theme={if browser::prefers_dark() { "light" } else { "dark" }} />
+                            next_theme={if browser::prefers_dark() { "light" } else { "dark" }}
+                            diff={self.compare.loaded.is_some()} />
+                    }
+                    if matches!(self.phase, Phase::Ready(_)) {
+                        <crate::components::compare::ComparePanel open={self.compare.panel}
+                            label={self.compare.loaded.as_ref().map(|l| l.label.clone())}
+                            progress={self.compare.progress.clone()} error={self.compare.error.clone()}
+                            on_request={link.callback(|r| Msg::Compare(compare::CompareMsg::Request(r)))} />
                     }
                     <nav class="actions">
                         <label for="open-folder" class="button">{ "Open folder" }</label>
@@ -400,6 +416,7 @@ impl App {
                         on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} />
                     if self.views.view != View::Timeline {
                         <Aggregate loaded={loaded.clone()} state={self.views.clone()} marks={self.marks.clone()}
+                            compare={self.compare.loaded.clone()}
                             on_change={link.callback(Msg::Views)} reveal={self.reveal} generation={self.generation} />
                     }
                     <Sidebar loaded={loaded.clone()} selected={self.selected} tab={self.tab}
@@ -426,6 +443,7 @@ impl App {
         self.tab = Tab::Summary;
         self.highlight = None;
         js_api::set_highlight(None);
+        self.compare_clear(); // a comparison belongs to the trace it was opened against
         self.label = label.clone().unwrap_or_else(|| "files".to_owned());
         self.phase = Phase::Loading(Progress {
             label: self.label.clone(),
@@ -580,6 +598,11 @@ impl App {
                     }
                     crate::views_keys::Jump::None => return false,
                 }
+            }
+            "5" if self.compare.loaded.is_some() => {
+                ctx.link()
+                    .send_message(Msg::Views(ViewChange::View(View::Diff)));
+                return false;
             }
             "1" | "2" | "3" | "4" => {
                 let i = key.parse::<usize>().unwrap_or(1) - 1;

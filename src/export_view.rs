@@ -17,6 +17,7 @@ fn canvas_id(view: View) -> Option<&'static str> {
         View::Timeline => Some("flamechart"),
         View::FlameGraph => Some("flamegraph"),
         View::Sandwich => Some("sandwich-callees"),
+        View::Diff => Some("diff-flamegraph"),
         View::CallTree => None,
     }
 }

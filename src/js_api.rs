@@ -109,7 +109,13 @@ pub fn install() {
         function.forget();
     }
     crate::js_views::install_into(&api);
+    crate::js_diff::install_into(&api);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
+}
+
+/// The trace on screen, if any.
+pub fn loaded() -> Option<Rc<Loaded>> {
+    PUBLISHED.with_borrow(|p| p.loaded.clone())
 }
 
 fn report() -> JsValue {

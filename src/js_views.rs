@@ -1,7 +1,8 @@
 //! The views' part of `window.flamedrop` (installed by `js_api::install`):
 //!
 //! - `view(name)`: opens a view (`timeline`, `flamegraph`, `sandwich`,
-//!   `calltree`); false for an unknown name;
+//!   `calltree`, or `diff` while a comparison is open; `diff()` itself is in
+//!   `js_diff.rs`); false for an unknown name;
 //! - `state()`: `{view, source, function, search, range, inverted, fragment}`;
 //! - `search(q)`: sets the search box to `q` (text, or `/regex/`) and returns
 //!   `{functions, calls}` it matches (`{error}` for a bad expression);

@@ -29,6 +29,8 @@ pub mod export_view;
 #[cfg(target_arch = "wasm32")]
 pub mod js_api;
 #[cfg(target_arch = "wasm32")]
+pub mod js_diff;
+#[cfg(target_arch = "wasm32")]
 pub mod js_views;
 #[cfg(target_arch = "wasm32")]
 pub mod loading;

@@ -52,7 +52,7 @@ pub fn listen(on_key: Callback<String>) -> Option<EventListener> {
             }
             if matches!(
                 key.as_str(),
-                "?" | "n" | "N" | "1" | "2" | "3" | "4" | "Escape"
+                "?" | "n" | "N" | "1" | "2" | "3" | "4" | "5" | "Escape"
             ) {
                 on_key.emit(key);
             }
@@ -134,6 +134,8 @@ pub fn jump(
                 Jump::Function(loaded.trace.str(id).to_owned())
             })
         }
+        // The diff view's names are its own; search there only highlights.
+        View::Diff => Jump::None,
     }
 }
 

@@ -2,13 +2,15 @@
 //! laid out by `flamedrop_core::analysis::flamegraph`, coloured by name,
 //! labelled where there is room; search matches keep their colour while
 //! everything else is greyed, and the hovered node is outlined. Callers in
-//! the sandwich are drawn upside down (the function at the bottom).
+//! the sandwich are drawn upside down (the function at the bottom). The diff
+//! view passes a colour per node (the change in self time) and outlines
+//! every rectangle of the function picked in its table.
 
 use super::colors::{self, colour_of, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
 use flamedrop_core::analysis::flamegraph::FlameRect;
 use flamedrop_core::analysis::CallTree;
-use flamedrop_core::model::StringTable;
+use flamedrop_core::model::{StrId, StringTable};
 use web_sys::CanvasRenderingContext2d;
 
 /// Height of one row (CSS px).
@@ -28,6 +30,10 @@ pub struct FlameFrame<'a> {
     pub marks: Option<&'a [bool]>,
     pub hover: Option<u32>,
     pub dark: bool,
+    /// Per node: its fill, instead of the colour of its name.
+    pub fills: Option<&'a [String]>,
+    /// Outline every node of this function.
+    pub outlined: Option<StrId>,
 }
 
 impl FlameFrame<'_> {
@@ -72,10 +78,10 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &FlameFrame) {
         let dimmed = f
             .marks
             .is_some_and(|m| !m.get(node.name as usize).copied().unwrap_or(false));
-        let fill = if dimmed {
-            theme.off_cpu
-        } else {
-            PALETTE[usize::from(colour_of(name))]
+        let fill = match f.fills.and_then(|fills| fills.get(r.node as usize)) {
+            _ if dimmed => theme.off_cpu,
+            Some(fill) => fill.as_str(),
+            None => PALETTE[usize::from(colour_of(name))],
         };
         ctx.set_fill_style_str(fill);
         ctx.fill_rect(x, y, if w > 3.0 { w - 1.0 } else { w }, ROW - 1.0);
@@ -87,6 +93,21 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &FlameFrame) {
         if fit_label(name, full, room, ellipsis, &mut label) {
             ctx.set_fill_style_str(theme.span_text);
             let _ = ctx.fill_text_with_max_width(&label, x + 4.0, y + 12.5, room.max(1.0));
+        }
+    }
+    if let Some(outlined) = f.outlined {
+        ctx.set_stroke_style_str(theme.hover);
+        ctx.set_line_width(2.0);
+        for r in f.rects {
+            if f.tree.get(r.node).is_some_and(|n| n.name == outlined) {
+                let w = ((r.x1 - r.x0) * f.width).max(3.0);
+                ctx.stroke_rect(
+                    r.x0 * f.width + 1.0,
+                    f.row_top(r.depth) + 1.0,
+                    w - 2.0,
+                    ROW - 3.0,
+                );
+            }
         }
     }
     if let Some(r) = f.hover.and_then(|h| f.rects.iter().find(|r| r.node == h)) {

@@ -1,5 +1,5 @@
 //! The header's view controls: the view switcher (`button#view-<name>`
-//! with `data-view`), the search box (`input#search`, `#search-count`), the
+//! with `data-view`; `button#view-diff` only while a comparison is open), the search box (`input#search`, `#search-count`), the
 //! export buttons (PNG, SVG), the colouring and theme toggles and the help
 //! button.
 
@@ -24,11 +24,15 @@ pub struct Props {
     pub on_colour: Callback<()>,
     /// The theme the toggle switches to.
     pub next_theme: &'static str,
+    /// A comparison trace is open: offer the diff view.
+    #[prop_or_default]
+    pub diff: bool,
 }
 
 #[function_component(ViewControls)]
 pub fn view_controls(props: &Props) -> Html {
-    let switcher = View::ALL.iter().map(|&view| {
+    let diff = props.diff.then_some(View::Diff);
+    let switcher = View::ALL.iter().copied().chain(diff).map(|view| {
         let selected = view == props.view;
         let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::View(view));
         html! {

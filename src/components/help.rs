@@ -6,7 +6,10 @@ const KEYS: [(&str, &str); 16] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     ("n / N", "next / previous search match"),
-    ("1 – 4", "timeline, flame graph, sandwich, call tree"),
+    (
+        "1 – 5",
+        "timeline, flame graph, sandwich, call tree, diff (with a comparison open)",
+    ),
     ("W / S, + / −, wheel", "zoom the timeline"),
     ("A / D, drag", "pan the timeline"),
     ("↑ / ↓, shift+wheel", "scroll the lanes"),

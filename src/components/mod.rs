@@ -5,6 +5,7 @@
 //! format's [`tables`].
 
 pub mod aggregate;
+pub mod compare;
 pub mod detail;
 pub mod flamechart;
 pub mod header;

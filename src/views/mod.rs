@@ -7,6 +7,7 @@
 //!
 //! No web types here: it is tested natively.
 
+pub mod diff;
 pub mod source;
 pub mod svg;
 pub mod table;
@@ -25,6 +26,9 @@ pub enum View {
     Sandwich,
     /// The call-tree table, top-down or bottom-up.
     CallTree,
+    /// Two traces compared: differential flame graph and table of changes
+    /// (offered only while a comparison trace is open).
+    Diff,
 }
 
 impl View {
@@ -43,6 +47,7 @@ impl View {
             View::FlameGraph => "flamegraph",
             View::Sandwich => "sandwich",
             View::CallTree => "calltree",
+            View::Diff => "diff",
         }
     }
 
@@ -53,12 +58,16 @@ impl View {
             View::FlameGraph => "Flame graph",
             View::Sandwich => "Sandwich",
             View::CallTree => "Call tree",
+            View::Diff => "Diff",
         }
     }
 
     /// The view called `name`.
     pub fn parse(name: &str) -> Option<View> {
-        View::ALL.into_iter().find(|v| v.name() == name)
+        View::ALL
+            .into_iter()
+            .chain([View::Diff])
+            .find(|v| v.name() == name)
     }
 }
 

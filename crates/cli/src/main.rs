@@ -1,17 +1,20 @@
-//! The `flamedrop` command: `report` and `convert` on top of flamedrop-core.
+//! The `flamedrop` command: `report`, `diff` and `convert` on top of flamedrop-core.
 
 mod files;
 
-use flamedrop_core::analysis::report;
+use flamedrop_core::analysis::{compare, report};
 use flamedrop_core::export;
 use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   flamedrop report PATH... [--json]
+  flamedrop diff BASE NEW [--json]
   flamedrop convert PATH... --to chrome|speedscope|collapsed [-o FILE]
 
-PATH is a trace file, several files, or a folder (for example uftrace.data/).";
+PATH is a trace file, several files, or a folder (for example uftrace.data/).
+diff compares two traces of one program, function by function (BASE and NEW
+are each a trace file or a folder; deltas are NEW - BASE).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +52,22 @@ fn run(args: &[String]) -> Result<(), String> {
     if paths.is_empty() {
         return Err(format!("no PATH given\n{USAGE}"));
     }
+    if command == "diff" {
+        let [base, new] = paths.as_slice() else {
+            return Err(format!(
+                "diff needs exactly two traces, BASE and NEW\n{USAGE}"
+            ));
+        };
+        let base = files::decode_paths(std::slice::from_ref(base))?;
+        let new = files::decode_paths(std::slice::from_ref(new))?;
+        let (comparison, _) = compare(&base, &new)?;
+        let text = if json {
+            serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())? + "\n"
+        } else {
+            comparison.to_text()
+        };
+        return write_out(output, &text);
+    }
     let trace = files::decode_paths(&paths)?;
     let text = match command.as_str() {
         "report" => {
@@ -72,6 +91,11 @@ fn run(args: &[String]) -> Result<(), String> {
         },
         other => return Err(format!("unknown command {other:?}\n{USAGE}")),
     };
+    write_out(output, &text)
+}
+
+/// Writes `text` to the `-o` file, or to stdout.
+fn write_out(output: Option<String>, text: &str) -> Result<(), String> {
     match output {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}")),
         None => std::io::stdout()

@@ -2,14 +2,15 @@
 //! (taller when the tree is deeper, then the box scrolls), breadcrumbs of the
 //! zoomed node's ancestors, and a hover tooltip. Clicking a node zooms into
 //! its subtree and picks its function (for the sandwich); a breadcrumb or
-//! Escape zooms back out.
+//! Escape zooms back out. The diff view brings its own names, fills,
+//! outline and tooltip body ([`DiffLook`]).
 
 use crate::browser::prefers_dark;
 use crate::canvas::flamegraph::{paint, FlameFrame, ROW};
 use crate::state::Loaded;
 use flamedrop_core::analysis::flamegraph::{layout, FlameRect};
 use flamedrop_core::analysis::CallTree;
-use flamedrop_core::model::StrId;
+use flamedrop_core::model::{StrId, StringTable};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, ResizeObserver};
@@ -34,6 +35,32 @@ pub struct Props {
     /// A search jump: zoom to this node (bumped to repeat).
     #[prop_or_default]
     pub reveal: Option<(u32, u32)>,
+    /// What the diff view draws differently.
+    #[prop_or_default]
+    pub look: Option<DiffLook>,
+}
+
+/// A flame graph of a tree that is not the trace's own (the diff view's).
+#[derive(Clone)]
+pub struct DiffLook {
+    /// The names the tree's nodes refer to.
+    pub strings: Rc<StringTable>,
+    /// A fill per node.
+    pub fills: Rc<Vec<String>>,
+    /// The function whose nodes are outlined.
+    pub outlined: Option<StrId>,
+    /// The tooltip's facts for a node.
+    pub tip: Callback<u32, Html>,
+}
+
+/// Same names and fills (by identity), same outline and tooltip.
+impl PartialEq for DiffLook {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.strings, &other.strings)
+            && Rc::ptr_eq(&self.fills, &other.fills)
+            && self.outlined == other.outlined
+            && self.tip == other.tip
+    }
 }
 
 pub enum Msg {
@@ -76,7 +103,12 @@ impl Component for FlameGraph {
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
-        if !Rc::ptr_eq(&ctx.props().tree, &old.tree) {
+        // The two sides of one diff share node indices: keep the zoom.
+        let same_diff = match (&ctx.props().look, &old.look) {
+            (Some(a), Some(b)) => Rc::ptr_eq(&a.strings, &b.strings),
+            _ => false,
+        };
+        if !Rc::ptr_eq(&ctx.props().tree, &old.tree) && !same_diff {
             self.zoom = 0;
             self.hover = None;
         }
@@ -147,6 +179,14 @@ impl Component for FlameGraph {
         let key = link.callback(|e: KeyboardEvent| Msg::Key(e.key()));
         let crumbs = self.breadcrumbs(ctx);
         let tooltip = self.hover.and_then(|h| props.tree.get(h)).map(|n| {
+            if let (Some(look), Some(h)) = (&props.look, self.hover) {
+                return html! {
+                    <div class="tooltip flame-tip diff-tip" role="tooltip">
+                        <div class="tooltip-name">{ look.strings.get(n.name) }</div>
+                        { look.tip.emit(h) }
+                    </div>
+                };
+            }
             let total = props.tree.get(self.zoom).map_or(1, |z| z.total.max(1));
             html! {
                 <div class="tooltip flame-tip" role="tooltip">
@@ -195,13 +235,24 @@ impl FlameGraph {
         FlameFrame {
             tree: &props.tree,
             rects: &self.rects,
-            strings: &props.loaded.trace.strings,
+            strings: self.strings(ctx),
             width: self.width,
             height: self.height,
             upside_down: props.upside_down,
             marks: props.marks.as_deref().map(Vec::as_slice),
             hover: self.hover,
             dark: prefers_dark(),
+            fills: props.look.as_ref().map(|l| l.fills.as_slice()),
+            outlined: props.look.as_ref().and_then(|l| l.outlined),
+        }
+    }
+
+    /// The names the tree refers to: the diff's own, or the trace's.
+    fn strings<'a>(&'a self, ctx: &'a Context<Self>) -> &'a StringTable {
+        let props = ctx.props();
+        match &props.look {
+            Some(look) => &look.strings,
+            None => &props.loaded.trace.strings,
         }
     }
 
@@ -270,7 +321,7 @@ impl FlameGraph {
             let name = props
                 .tree
                 .get(node)
-                .map_or("", |n| props.loaded.trace.str(n.name));
+                .map_or("", |n| self.strings(ctx).get(n.name));
             items.push(crumb(node, name.to_owned(), node == self.zoom));
         }
         items.into_iter().collect()

@@ -1,11 +1,14 @@
 //! The aggregated views: a toolbar (which data — spans of one thread or all
 //! merged, a sample set, an allocation resource by bytes or count, all or
 //! leaks — the time range they are limited to, and top-down / bottom-up for
-//! the table), then the flame graph, the sandwich or the call-tree table.
+//! the table), then the flame graph, the sandwich, the call-tree table or,
+//! while a comparison trace is open, the diff view.
 //! Trees come from [`cache`], built on first use per (source, range).
 
 pub mod cache;
 pub mod calltable;
+pub mod diff;
+pub mod difftable;
 pub mod flamegraph;
 pub mod sandwich;
 
@@ -31,6 +34,9 @@ pub struct Props {
     pub reveal: Option<(u32, u32)>,
     #[prop_or_default]
     pub generation: u32,
+    /// The comparison trace, for the diff view.
+    #[prop_or_default]
+    pub compare: Option<Rc<Loaded>>,
 }
 
 /// How weights of `source` print.
@@ -88,6 +94,15 @@ pub fn aggregate(props: &Props) -> Html {
                     {format} {on_pick} reveal={props.reveal} />
             }
         }
+        View::Diff => match &props.compare {
+            Some(compare) => html! {
+                <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} source={state.source}
+                    search={state.search.clone()} {format} generation={props.generation} />
+            },
+            None => {
+                html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
+            }
+        },
         View::Timeline => html! {},
     };
     html! {
@@ -131,7 +146,7 @@ fn toolbar(props: &Props) -> Html {
             }
         })
     };
-    let range = state.range.map(|(a, b)| {
+    let range = state.range.filter(|_| state.view != View::Diff).map(|(a, b)| {
         let unit = loaded.unit();
         let clear = props.on_change.reform(|_: MouseEvent| ViewChange::Range(None));
         html! {

@@ -1,51 +1,115 @@
 //! Differences between two traces of the same program: their call trees
 //! merged path by path (names matched as text, since each trace has its own
-//! string table), with both sides' total and self, for a differential flame
-//! graph coloured by the change in self time; and the functions whose self
-//! time changed most, for the table beside it.
+//! string table), with both sides' total, self and calls — the data of a
+//! differential flame graph coloured by the change in self time. The table
+//! of the functions that changed most is in [`super::diff_table`].
 
-use super::calltree::{CallTree, ROOT_NAME};
-use crate::model::StringTable;
+use super::calltree::{CallTree, Node, ROOT_NAME};
+use crate::model::{StrId, StringTable};
 use std::collections::HashMap;
+
+/// What one side (base or new) weighs on a path or in a function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Weights {
+    pub calls: u64,
+    pub total: i64,
+    #[serde(rename = "self")]
+    pub self_time: i64,
+}
+
+/// Which trace of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Base,
+    New,
+}
 
 /// One call path present in either trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DiffNode {
-    pub name: String,
+    /// Index into [`DiffTree::strings`] ([`ROOT_NAME`] for the root).
+    pub name: StrId,
     pub parent: u32,
     pub children: Vec<u32>,
-    pub base_total: i64,
-    pub base_self: i64,
-    pub other_total: i64,
-    pub other_self: i64,
+    pub base: Weights,
+    pub new: Weights,
 }
 
 impl DiffNode {
-    /// Self time gained (positive) or lost in the other trace.
+    /// Self weight gained (positive) or lost in the new trace.
     pub fn self_change(&self) -> i64 {
-        self.other_self - self.base_self
+        self.new.self_time - self.base.self_time
+    }
+
+    /// The weights of one side.
+    pub fn side(&self, side: Side) -> &Weights {
+        match side {
+            Side::Base => &self.base,
+            Side::New => &self.new,
+        }
     }
 }
 
 /// Two call trees merged; node 0 is the root.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct DiffTree {
     pub nodes: Vec<DiffNode>,
+    /// The names of both traces, interned once.
+    pub strings: StringTable,
 }
 
-/// Merges `base` and `other` by path; children ordered by the larger of
+impl DiffTree {
+    /// The node at `index`.
+    pub fn get(&self, index: u32) -> Option<&DiffNode> {
+        self.nodes.get(index as usize)
+    }
+
+    /// One side as a plain call tree with the same node indices (a path
+    /// only the other side has weighs 0), children heaviest first on that
+    /// side: what the flame graph layout takes.
+    pub fn call_tree(&self, side: Side) -> CallTree {
+        let mut nodes: Vec<Node> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let w = n.side(side);
+                Node {
+                    name: n.name,
+                    parent: n.parent,
+                    total: w.total,
+                    self_time: w.self_time,
+                    calls: w.calls,
+                    children: n.children.clone(),
+                }
+            })
+            .collect();
+        for i in 0..nodes.len() {
+            let mut children = std::mem::take(&mut nodes[i].children);
+            children
+                .sort_by_key(|&c| std::cmp::Reverse(nodes.get(c as usize).map_or(0, |n| n.total)));
+            nodes[i].children = children;
+        }
+        CallTree { nodes }
+    }
+}
+
+/// Merges `base` and `new` by path; children ordered by the larger of
 /// their two totals, heaviest first.
 pub fn diff_trees(
     base: &CallTree,
     base_names: &StringTable,
-    other: &CallTree,
-    other_names: &StringTable,
+    new: &CallTree,
+    new_names: &StringTable,
 ) -> DiffTree {
     let mut out = DiffTree {
-        nodes: vec![DiffNode::default()],
+        nodes: vec![DiffNode {
+            name: ROOT_NAME,
+            ..DiffNode::default()
+        }],
+        strings: StringTable::default(),
     };
-    let mut index: HashMap<(u32, String), u32> = HashMap::new();
-    for (tree, names, is_base) in [(base, base_names, true), (other, other_names, false)] {
+    let mut index: HashMap<(u32, StrId), u32> = HashMap::new();
+    for (tree, names, side) in [(base, base_names, Side::Base), (new, new_names, Side::New)] {
         let mut todo: Vec<(u32, u32)> = vec![(0, 0)];
         while let Some((at, into)) = todo.pop() {
             let Some(node) = tree.get(at) else { continue };
@@ -53,104 +117,59 @@ pub fn diff_trees(
                 0
             } else {
                 let name = if node.name == ROOT_NAME {
-                    String::new()
+                    ROOT_NAME
                 } else {
-                    names.get(node.name).to_owned()
+                    out.strings.intern(names.get(node.name))
                 };
-                *index.entry((into, name.clone())).or_insert_with(|| {
+                *index.entry((into, name)).or_insert_with(|| {
                     let i = out.nodes.len() as u32;
                     out.nodes.push(DiffNode {
                         name,
                         parent: into,
                         ..DiffNode::default()
                     });
-                    out.nodes[into as usize].children.push(i);
+                    if let Some(parent) = out.nodes.get_mut(into as usize) {
+                        parent.children.push(i);
+                    }
                     i
                 })
             };
-            let n = &mut out.nodes[target as usize];
-            if is_base {
-                n.base_total += node.total;
-                n.base_self += node.self_time;
-            } else {
-                n.other_total += node.total;
-                n.other_self += node.self_time;
-            }
+            let Some(n) = out.nodes.get_mut(target as usize) else {
+                continue;
+            };
+            let w = match side {
+                Side::Base => &mut n.base,
+                Side::New => &mut n.new,
+            };
+            w.total += node.total;
+            w.self_time += node.self_time;
+            w.calls += node.calls;
             todo.extend(node.children.iter().map(|&c| (c, target)));
         }
     }
     for i in 0..out.nodes.len() {
         let mut children = std::mem::take(&mut out.nodes[i].children);
-        let weight = |c: &u32| {
-            let n = &out.nodes[*c as usize];
-            std::cmp::Reverse(n.base_total.max(n.other_total))
-        };
-        children.sort_by_key(weight);
+        children.sort_by_key(|&c| {
+            std::cmp::Reverse(
+                out.nodes
+                    .get(c as usize)
+                    .map_or(0, |n| n.base.total.max(n.new.total)),
+            )
+        });
         out.nodes[i].children = children;
     }
     out
 }
 
-/// A function's self and total time in both traces.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Change {
-    pub name: String,
-    pub base_self: i64,
-    pub other_self: i64,
-    pub base_total: i64,
-    pub other_total: i64,
-}
-
-/// The `limit` functions whose self time changed most (by size of the
-/// change), from the two bottom-up trees (whose roots are the functions).
-pub fn largest_changes(
-    base_inverted: &CallTree,
-    base_names: &StringTable,
-    other_inverted: &CallTree,
-    other_names: &StringTable,
-    limit: usize,
-) -> Vec<Change> {
-    let mut by_name: HashMap<String, Change> = HashMap::new();
-    for (tree, names, is_base) in [
-        (base_inverted, base_names, true),
-        (other_inverted, other_names, false),
-    ] {
-        for n in tree.root().children.iter().filter_map(|&c| tree.get(c)) {
-            let name = names.get(n.name).to_owned();
-            let change = by_name.entry(name.clone()).or_insert(Change {
-                name,
-                base_self: 0,
-                other_self: 0,
-                base_total: 0,
-                other_total: 0,
-            });
-            if is_base {
-                change.base_self += n.self_time;
-                change.base_total += n.total;
-            } else {
-                change.other_self += n.self_time;
-                change.other_total += n.total;
-            }
-        }
-    }
-    let mut changes: Vec<Change> = by_name.into_values().collect();
-    changes.sort_by(|a, b| {
-        let size = |c: &Change| (c.other_self - c.base_self).abs();
-        size(b).cmp(&size(a)).then_with(|| a.name.cmp(&b.name))
-    });
-    changes.truncate(limit);
-    changes
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::analysis::{bottom_up, build_call_tree, Source};
+    use crate::analysis::{build_call_tree, Source};
     use crate::model::{Format, TimeUnit, TraceBuilder};
     use crate::Trace;
 
     /// main{ work(len) } then, when `extra`, main{ new_fn(5) }.
-    fn run(work: i64, extra: bool) -> Trace {
+    pub(crate) fn run(work: i64, extra: bool) -> Trace {
         let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
         let p = b.process("1", "p");
         let t = b.thread(p, "1", "p");
@@ -172,7 +191,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_merge_by_name_and_changes_are_ranked() {
+    fn paths_merge_by_name_with_both_sides() {
         let (a, b) = (run(50, false), run(80, true));
         let spans = Source::Spans { threads: vec![0] };
         let (ta, tb) = (
@@ -181,25 +200,57 @@ mod tests {
         );
         let d = diff_trees(&ta, &a.strings, &tb, &b.strings);
         let main = &d.nodes[d.nodes[0].children[0] as usize];
-        assert_eq!(
-            (main.name.as_str(), main.base_total, main.other_total),
-            ("main", 150, 180)
-        );
-        let kids: Vec<(&str, i64)> = main
+        assert_eq!(d.strings.get(main.name), "main");
+        assert_eq!((main.base.total, main.new.total), (150, 180));
+        assert_eq!((main.base.calls, main.new.calls), (1, 1));
+        let kids: Vec<(&str, i64, u64, u64)> = main
             .children
             .iter()
             .map(|&c| {
+                let n = &d.nodes[c as usize];
                 (
-                    d.nodes[c as usize].name.as_str(),
-                    d.nodes[c as usize].self_change(),
+                    d.strings.get(n.name),
+                    n.self_change(),
+                    n.base.calls,
+                    n.new.calls,
                 )
             })
             .collect();
-        assert_eq!(kids, vec![("work", 30), ("new_fn", 5)]);
-        let changes = largest_changes(&bottom_up(&ta), &a.strings, &bottom_up(&tb), &b.strings, 3);
-        let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
-        // main lost the 5 units new_fn took: equal changes sort by name.
-        assert_eq!(names, vec!["work", "main", "new_fn"]);
-        assert_eq!((changes[0].base_self, changes[0].other_self), (50, 80));
+        assert_eq!(kids, vec![("work", 30, 1, 1), ("new_fn", 5, 0, 1)]);
+        // The root sums its children on each side.
+        assert_eq!((d.nodes[0].base.total, d.nodes[0].new.total), (150, 180));
+    }
+
+    #[test]
+    fn one_side_as_a_call_tree_keeps_indices_and_sorts_by_that_side() {
+        let (a, b) = (run(90, false), run(10, true));
+        let spans = Source::Spans { threads: vec![0] };
+        let d = diff_trees(
+            &build_call_tree(&a, &spans, None),
+            &a.strings,
+            &build_call_tree(&b, &spans, None),
+            &b.strings,
+        );
+        let new = d.call_tree(Side::New);
+        let base = d.call_tree(Side::Base);
+        assert_eq!(new.nodes.len(), d.nodes.len());
+        let main = d.nodes[0].children[0];
+        let first = |t: &CallTree| {
+            d.strings
+                .get(t.nodes[t.nodes[main as usize].children[0] as usize].name)
+                .to_owned()
+        };
+        // In the new run work (10) and new_fn (5); in the base only work.
+        assert_eq!(first(&new), "work");
+        assert_eq!(first(&base), "work");
+        let new_fn = new.nodes[main as usize].children[1];
+        assert_eq!(
+            (
+                base.nodes[new_fn as usize].total,
+                new.nodes[new_fn as usize].total
+            ),
+            (0, 5)
+        );
+        assert_eq!(new.root().total, 110);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod calltree;
 pub mod diff;
+pub mod diff_table;
 pub mod flamegraph;
 pub mod inverted;
 pub mod report;
@@ -13,6 +14,7 @@ pub mod search;
 pub mod walk;
 
 pub use calltree::{build as build_call_tree, AllocationWeight, CallTree, Node, Source};
+pub use diff_table::{compare, Comparison, FunctionDiff};
 pub use inverted::bottom_up;
 pub use report::{report, Report};
 pub use sandwich::{sandwich, sandwich_with, Sandwich};
