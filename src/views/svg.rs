@@ -76,7 +76,7 @@ pub fn flame_svg(
 }
 
 /// Escapes text for XML.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
