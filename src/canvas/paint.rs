@@ -19,8 +19,8 @@ use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
-const FONT: &str = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-const HEADER_FONT: &str = "600 11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const FONT: &str = "11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const HEADER_FONT: &str = "600 11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /// Minimum pixels between ruler labels.
 const TICK_SPACING_PX: f64 = 96.0;
 /// Colour bucket for off-CPU spans (after the palette's).
@@ -100,6 +100,13 @@ impl Painter {
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
         })
+    }
+
+    /// Drops the cached text widths (measured with a fallback font before
+    /// the web font loaded).
+    pub fn forget_text_widths(&mut self) {
+        self.widths.iter_mut().for_each(|w| *w = f32::NAN);
+        self.ellipsis_width = 0.0;
     }
 
     /// Sizes the backing store for `width` × `height` CSS px at `dpr`.

@@ -214,14 +214,19 @@ impl TimelineSvg<'_> {
         let (lo, hi) = counter_range(counter);
         let _ = write!(
             out,
-            r#"<rect y="{top}" width="{width}" height="{}" fill="{}"/><rect y="{top}" width="{width}" height="1" fill="{}"/><text x="8" y="{}" font-weight="600" fill="{}">{} ({})</text>"#,
+            r#"<rect y="{top}" width="{width}" height="{}" fill="{}"/><rect y="{top}" width="{width}" height="1" fill="{}"/><text x="8" y="{}" font-weight="600" fill="{}">{} ({}) — peak {}</text>"#,
             LANE.header,
             t.lane_header,
             t.lane_separator,
             top + 15.0,
             t.lane_text,
             escape(&counter.name),
-            escape(&counter.unit)
+            escape(&counter.unit),
+            if hi.fract() == 0.0 && hi.abs() < 1e15 {
+                format!("{hi:.0}")
+            } else {
+                format!("{hi:.2}")
+            }
         );
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);

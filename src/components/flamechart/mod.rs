@@ -99,6 +99,8 @@ pub enum Msg {
     Minimap(f64, Option<bool>),
     /// Open or close the lanes list.
     LanesOpen(bool),
+    /// The canvas font finished loading: text widths are measured again.
+    FontLoaded,
 }
 
 struct Drag {
@@ -399,6 +401,13 @@ impl Component for FlameChart {
                 self.request_frame(ctx);
                 false
             }
+            Msg::FontLoaded => {
+                if let Some(painter) = &mut self.painter {
+                    painter.forget_text_widths();
+                }
+                self.request_frame(ctx);
+                false
+            }
             Msg::LanesOpen(open) => {
                 self.lanes_open = open;
                 true
@@ -509,6 +518,13 @@ impl Component for FlameChart {
                 self.listen(ctx, &canvas);
             }
             self.observe(ctx);
+            let link = ctx.link().clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let family = crate::browser::CANVAS_FONT_FAMILY;
+                crate::browser::load_font(&format!("11px '{family}'")).await;
+                crate::browser::load_font(&format!("600 11px '{family}'")).await;
+                link.send_message(Msg::FontLoaded);
+            });
             self.resize();
             self.request_frame(ctx);
         }
