@@ -81,7 +81,9 @@ fn timeline_svg(loaded: &Loaded) -> Result<String, String> {
         .map(|t| loaded.thread_title(t))
         .collect();
     CHART.with_borrow(|chart| {
-        let model = chart.as_ref().ok_or("the timeline has not been drawn yet")?;
+        let model = chart
+            .as_ref()
+            .ok_or("the timeline has not been drawn yet")?;
         Ok(TimelineSvg {
             trace: &loaded.trace,
             index: &loaded.index,

@@ -20,7 +20,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
 const FONT: &str = "11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-const HEADER_FONT: &str = "600 11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const HEADER_FONT: &str =
+    "600 11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /// Minimum pixels between ruler labels.
 const TICK_SPACING_PX: f64 = 96.0;
 /// Colour bucket for off-CPU spans (after the palette's).

@@ -72,7 +72,10 @@ impl HeaderButton {
 
     /// Left edge of the button on a canvas `width` px wide.
     pub fn x(self, width: f64) -> f64 {
-        let i = HeaderButton::ALL.iter().position(|&b| b == self).unwrap_or(0);
+        let i = HeaderButton::ALL
+            .iter()
+            .position(|&b| b == self)
+            .unwrap_or(0);
         width - HEADER_BUTTONS_RIGHT_PX - (HeaderButton::ALL.len() - i) as f64 * HEADER_BUTTON_PX
     }
 
@@ -517,13 +520,31 @@ mod tests {
     fn headers_and_their_buttons_are_found() {
         let mut m = model();
         m.add_counters(1);
-        assert_eq!(m.track_at(RULER_HEIGHT + 1.0), Some((Track::Thread(0), true)));
-        assert_eq!(m.track_at(RULER_HEIGHT + 30.0), Some((Track::Thread(0), false)));
-        assert_eq!(m.track_at(RULER_HEIGHT + 835.0), Some((Track::Counter(0), true)));
-        assert_eq!(m.track_at(RULER_HEIGHT + 860.0), Some((Track::Counter(0), false)));
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 1.0),
+            Some((Track::Thread(0), true))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 30.0),
+            Some((Track::Thread(0), false))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 835.0),
+            Some((Track::Counter(0), true))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 860.0),
+            Some((Track::Counter(0), false))
+        );
         let hide = HeaderButton::Hide.x(1000.0);
-        assert_eq!(HeaderButton::at(1000.0, hide + 1.0), Some(HeaderButton::Hide));
-        assert_eq!(HeaderButton::at(1000.0, hide - 1.0), Some(HeaderButton::Down));
+        assert_eq!(
+            HeaderButton::at(1000.0, hide + 1.0),
+            Some(HeaderButton::Hide)
+        );
+        assert_eq!(
+            HeaderButton::at(1000.0, hide - 1.0),
+            Some(HeaderButton::Down)
+        );
         assert_eq!(HeaderButton::at(1000.0, 100.0), None);
     }
 

@@ -117,18 +117,18 @@ impl TimelineSvg<'_> {
             LANE.header, t.lane_header, t.lane_separator
         );
         let mut markers = Vec::new();
-        layout_instants(&thread.instants, &self.model.view, self.origin, &mut markers);
+        layout_instants(
+            &thread.instants,
+            &self.model.view,
+            self.origin,
+            &mut markers,
+        );
         if !markers.is_empty() {
             let base = top + LANE.header - 2.0;
             let _ = write!(out, r#"<path fill="{}" d=""#, t.marker);
             for m in &markers {
                 let x = f64::from(m.x);
-                let _ = write!(
-                    out,
-                    "M{:.1} {:.1}h8l-4 7z",
-                    x - 4.0,
-                    base - 7.0
-                );
+                let _ = write!(out, "M{:.1} {:.1}h8l-4 7z", x - 4.0, base - 7.0);
             }
             out.push_str(r#""/>"#);
         }
@@ -154,11 +154,7 @@ impl TimelineSvg<'_> {
         let mut label = String::new();
         for r in &rects {
             let k = r.span as usize;
-            let name = thread
-                .spans
-                .name
-                .get(k)
-                .map_or("", |&n| self.trace.str(n));
+            let name = thread.spans.name.get(k).map_or("", |&n| self.trace.str(n));
             let off_cpu = thread
                 .spans
                 .flags

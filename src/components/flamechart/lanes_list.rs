@@ -64,7 +64,9 @@ pub fn lanes_list(props: &Props) -> Html {
             </li>
         }
     });
-    let reset = props.on_change.reform(|_: MouseEvent| LaneLayout::default());
+    let reset = props
+        .on_change
+        .reform(|_: MouseEvent| LaneLayout::default());
     let close = props.on_close.reform(|_: MouseEvent| ());
     let onkeydown = props.on_close.reform(|_: KeyboardEvent| ());
     let onkeydown = Callback::from(move |e: KeyboardEvent| {

@@ -20,10 +20,10 @@ use crate::chart::{ChartModel, HeaderButton, Hit, SpanRef, Track, Wheel, LANE, R
 use crate::js_api::{self, CounterBox, LaneBox};
 use crate::state::Loaded;
 use crate::views::{LaneKey, LaneLayout};
-use lanes_list::LanesList;
-use std::collections::HashMap;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
+use lanes_list::LanesList;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{

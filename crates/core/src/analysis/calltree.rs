@@ -184,9 +184,7 @@ pub fn build(trace: &Trace, source: &Source, range: Option<TimeRange>) -> CallTr
                 }
             }
         }
-        Source::Samples { set, weight } => {
-            add_samples(&mut b, trace, &[*set], *weight, range)
-        }
+        Source::Samples { set, weight } => add_samples(&mut b, trace, &[*set], *weight, range),
         Source::SampleSets { sets, weight } => add_samples(&mut b, trace, sets, *weight, range),
         Source::Allocations {
             resource,
