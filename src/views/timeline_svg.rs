@@ -243,3 +243,61 @@ impl TimelineSvg<'_> {
         out.push_str(r#""/>"#);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+
+    /// One thread: `vector<int>&` over the whole trace, then 10 000 calls of
+    /// 1 unit each under it, far narrower than a pixel.
+    fn trace() -> Trace {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "main <thread>");
+        let outer = b.intern("vector<int>&");
+        let inner = b.intern("tiny");
+        b.begin(t, 0, outer, 0);
+        for i in 0..10_000 {
+            b.begin(t, 10 + i * 2, inner, 0);
+            b.end(t, 11 + i * 2);
+        }
+        b.end(t, 100_000);
+        b.finish()
+    }
+
+    #[test]
+    fn the_window_becomes_merged_boxes_with_escaped_labels() {
+        let trace = trace();
+        let index: Vec<ThreadIndex> = trace
+            .threads
+            .iter()
+            .map(|t| ThreadIndex::new(&t.spans))
+            .collect();
+        let (origin, end) = trace.time_range().unwrap();
+        let mut model = ChartModel::new(
+            (end - origin) as f64,
+            index.iter().enumerate().map(|(t, i)| (t, i.depths())),
+            None,
+        );
+        model.resize(800.0, 400.0);
+        let titles = vec!["p <1> & co".to_owned()];
+        let svg = TimelineSvg {
+            trace: &trace,
+            index: &index,
+            origin,
+            titles: &titles,
+            model: &model,
+            dark: false,
+        }
+        .render();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert!(svg.contains(">vector&lt;int&gt;&amp;</text>"), "{svg}");
+        assert!(svg.contains(">p &lt;1&gt; &amp; co</text>"));
+        assert!(!svg.contains("<int>"));
+        // 10 000 sub-pixel calls are a few hundred boxes at most.
+        let rects = svg.matches("<rect").count();
+        assert!(rects < 900, "{rects} rects");
+        assert!(svg.len() < 100_000, "{} bytes", svg.len());
+    }
+}
