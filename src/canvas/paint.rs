@@ -676,7 +676,7 @@ impl Painter {
 
 /// The move-up, move-down and hide buttons at the right end of a header.
 fn header_buttons(ctx: &CanvasRenderingContext2d, theme: &Theme, width: f64, top: f64) {
-    if width < 240.0 {
+    if !HeaderButton::shown(width) {
         return;
     }
     let left = HeaderButton::Up.x(width) - 2.0;

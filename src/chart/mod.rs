@@ -70,6 +70,11 @@ impl HeaderButton {
         }
     }
 
+    /// True when a canvas `width` px wide has room for the buttons.
+    pub fn shown(width: f64) -> bool {
+        width >= 240.0
+    }
+
     /// Left edge of the button on a canvas `width` px wide.
     pub fn x(self, width: f64) -> f64 {
         let i = HeaderButton::ALL
@@ -79,8 +84,12 @@ impl HeaderButton {
         width - HEADER_BUTTONS_RIGHT_PX - (HeaderButton::ALL.len() - i) as f64 * HEADER_BUTTON_PX
     }
 
-    /// The button at canvas x on a header, if any.
+    /// The button at canvas x on a header, if any (none on a canvas too
+    /// narrow to show them).
     pub fn at(width: f64, x: f64) -> Option<HeaderButton> {
+        if !HeaderButton::shown(width) {
+            return None;
+        }
         HeaderButton::ALL
             .into_iter()
             .find(|b| (b.x(width)..b.x(width) + HEADER_BUTTON_PX).contains(&x))
@@ -546,6 +555,10 @@ mod tests {
             Some(HeaderButton::Down)
         );
         assert_eq!(HeaderButton::at(1000.0, 100.0), None);
+        assert_eq!(
+            HeaderButton::at(200.0, HeaderButton::Hide.x(200.0) + 1.0),
+            None
+        );
     }
 
     #[test]

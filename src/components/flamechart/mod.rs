@@ -23,7 +23,6 @@ use crate::views::{LaneKey, LaneLayout};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use lanes_list::LanesList;
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{
@@ -134,10 +133,9 @@ pub struct FlameChart {
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     /// Scroll, width, height and theme when lanes were last published to `window.flamedrop`.
     published: Option<(f64, f64, f64, bool)>,
-    /// Every lane (threads, then counters) with its title, in trace order.
+    /// Every lane (threads, then counters) with its title, in trace order:
+    /// entry `t` of the first `threads.len()` is thread `t`'s lane.
     all_lanes: Rc<Vec<(LaneKey, String)>>,
-    /// Thread index per lane key.
-    thread_of: HashMap<LaneKey, usize>,
     /// The lanes list is open.
     lanes_open: bool,
 }
@@ -153,7 +151,7 @@ impl Component for FlameChart {
             .iter()
             .enumerate()
             .map(|(t, index)| (t, index.depths()));
-        let (all_lanes, thread_of) = lane_keys(loaded);
+        let all_lanes = lane_keys(loaded);
         let mut chart = FlameChart {
             container: NodeRef::default(),
             minimap: NodeRef::default(),
@@ -183,7 +181,6 @@ impl Component for FlameChart {
             observer: None,
             published: None,
             all_lanes: Rc::new(all_lanes),
-            thread_of,
             lanes_open: false,
         };
         chart.arrange(&ctx.props().lanes);
@@ -556,19 +553,25 @@ fn no_timeline(trace: &flamedrop_core::Trace) -> Option<String> {
     ))
 }
 
-/// Every lane's key and title (threads, then counter tracks, in trace order)
-/// and the thread each thread key names. A thread id seen twice gets its
-/// index appended, so no lane is lost.
-fn lane_keys(loaded: &Loaded) -> (Vec<(LaneKey, String)>, HashMap<LaneKey, usize>) {
+/// Every lane's key and title (threads, then counter tracks, in trace
+/// order). A thread id that two threads share gets the thread index
+/// appended, so no lane is lost.
+fn lane_keys(loaded: &Loaded) -> Vec<(LaneKey, String)> {
     let trace = &loaded.trace;
-    let mut thread_of = HashMap::new();
-    let mut all = Vec::with_capacity(trace.threads.len() + trace.counters.len());
+    let mut all: Vec<(LaneKey, String)> =
+        Vec::with_capacity(trace.threads.len() + trace.counters.len());
+    let mut ids: Vec<&str> = trace.threads.iter().map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
     for (t, thread) in trace.threads.iter().enumerate() {
-        let mut key = LaneKey::Thread(thread.id.clone());
-        if thread_of.contains_key(&key) {
-            key = LaneKey::Thread(format!("{}#{t}", thread.id));
-        }
-        thread_of.insert(key.clone(), t);
+        let twice = ids.binary_search(&thread.id.as_str()).is_ok_and(|i| {
+            ids.get(i + 1) == Some(&thread.id.as_str())
+                || (i > 0 && ids.get(i - 1) == Some(&thread.id.as_str()))
+        });
+        let key = if twice {
+            LaneKey::Thread(format!("{}#{t}", thread.id))
+        } else {
+            LaneKey::Thread(thread.id.clone())
+        };
         all.push((key, loaded.thread_title(t)));
     }
     for (c, counter) in trace.counters.iter().enumerate() {
@@ -577,7 +580,7 @@ fn lane_keys(loaded: &Loaded) -> (Vec<(LaneKey, String)>, HashMap<LaneKey, usize
             format!("{} ({})", counter.name, counter.unit),
         ));
     }
-    (all, thread_of)
+    all
 }
 
 impl FlameChart {
@@ -594,7 +597,7 @@ impl FlameChart {
             }
             match key {
                 LaneKey::Counter(c) => counters.push(c),
-                thread => threads.extend(self.thread_of.get(&thread).copied()),
+                thread => threads.extend(self.all_lanes.iter().position(|(k, _)| *k == thread)),
             }
         }
         self.model.arrange(&threads, &counters);
