@@ -413,7 +413,8 @@ impl App {
                         on_select={link.callback(Msg::Select)} focus={self.focus}
                         hidden={self.views.view != View::Timeline} highlight={self.highlight.clone()} marks={self.marks.clone()}
                         generation={self.generation} range={self.views.range}
-                        on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} />
+                        on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
+                        lanes={self.views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))} />
                     if self.views.view != View::Timeline {
                         <Aggregate loaded={loaded.clone()} state={self.views.clone()} marks={self.marks.clone()}
                             compare={self.compare.loaded.clone()}

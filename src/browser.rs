@@ -133,3 +133,29 @@ pub fn query_param(name: &str) -> Option<String> {
         .ok()?
         .get(name)
 }
+
+/// The family the canvases draw text in, served from the page's `fonts/`.
+pub const CANVAS_FONT_FAMILY: &str = "DejaVu Sans";
+
+/// Waits until `document.fonts.load(spec)` settles (a canvas does not wait
+/// for a web font by itself: it draws with a fallback until the font is
+/// loaded). Resolves at once where the Font Loading API is missing.
+pub async fn load_font(spec: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(fonts) = js_sys::Reflect::get(&document, &"fonts".into()) else {
+        return;
+    };
+    let Ok(load) = js_sys::Reflect::get(&fonts, &"load".into()) else {
+        return;
+    };
+    let Ok(load) = load.dyn_into::<js_sys::Function>() else {
+        return;
+    };
+    if let Ok(promise) = load.call1(&fonts, &spec.into()) {
+        if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        }
+    }
+}

@@ -1,15 +1,30 @@
 //! "Export PNG" and "Export SVG" of the view on screen: PNG copies the
 //! view's canvas (timeline, flame graph, the sandwich's callees); SVG writes
 //! the flame graph (or the sandwich's callees) at its current zoom with
-//! `views::svg`. The file is handed to the browser as a download; nothing
+//! `views::svg`, or the timeline's window with `views::timeline_svg`. The file is handed to the browser as a download; nothing
 //! leaves the page.
 
+use crate::chart::ChartModel;
 use crate::components::aggregate::{cache, weight_format};
 use crate::state::Loaded;
 use crate::views::svg::flame_svg;
+use crate::views::timeline_svg::TimelineSvg;
 use crate::views::{View, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlAnchorElement, HtmlCanvasElement};
+
+thread_local! {
+    /// The timeline's lanes and window as last painted, for its SVG export.
+    static CHART: std::cell::RefCell<Option<ChartModel>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps the timeline's state as painted, for [`svg`].
+pub fn remember_chart(model: &ChartModel) {
+    CHART.with_borrow_mut(|c| match c {
+        Some(c) => c.clone_from(model),
+        None => *c = Some(model.clone()),
+    });
+}
 
 /// The canvas that shows `view`.
 fn canvas_id(view: View) -> Option<&'static str> {
@@ -31,7 +46,9 @@ pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
     let id = match state.view {
         View::FlameGraph => "flamegraph",
         View::Sandwich => "sandwich-callees",
-        _ => return Err("SVG export is for the flame graph and the sandwich".to_owned()),
+        View::Timeline => return timeline_svg(loaded),
+        View::CallTree => return Err("the call tree is a table: no SVG".to_owned()),
+        View::Diff => return Err("the diff view exports as PNG only".to_owned()),
     };
     let canvas = element(id).ok_or("the view has not been drawn yet")?;
     let zoom = canvas
@@ -58,6 +75,27 @@ pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
         crate::browser::prefers_dark(),
         &|v| format.emit(v),
     ))
+}
+
+/// The timeline's window as painted last, as SVG.
+fn timeline_svg(loaded: &Loaded) -> Result<String, String> {
+    let titles: Vec<String> = (0..loaded.trace.threads.len())
+        .map(|t| loaded.thread_title(t))
+        .collect();
+    CHART.with_borrow(|chart| {
+        let model = chart
+            .as_ref()
+            .ok_or("the timeline has not been drawn yet")?;
+        Ok(TimelineSvg {
+            trace: &loaded.trace,
+            index: &loaded.index,
+            origin: loaded.origin,
+            titles: &titles,
+            model,
+            dark: crate::browser::prefers_dark(),
+        }
+        .render())
+    })
 }
 
 /// Downloads the open view as `png` or `svg`.

@@ -2,10 +2,11 @@
 //!
 //! - `report()`: the same object as `flamedrop report --json` for the trace
 //!   on screen (`null` before one is loaded);
-//! - `lanes()`: `[{thread_id, top, height}]`, one per lane in drawing order,
-//!   in CSS px relative to `canvas#flamechart`;
+//! - `lanes()`: `[{thread_id, top, height}]`, one per lane shown, in drawing
+//!   order (hidden lanes left out, moved lanes where they were moved), in CSS
+//!   px relative to `canvas#flamechart`;
 //! - `counters()`: `[{name, unit, top, header, height}]`, one per counter
-//!   track below the lanes, in CSS px relative to `canvas#flamechart`
+//!   track shown below the lanes, in CSS px relative to `canvas#flamechart`
 //!   (`header`: the title row's height; the bars are drawn below it);
 //! - `theme()`: `{background: "#rrggbb"}`, the canvas background;
 //! - `tables()`: the format's tables (`[{id, title, columns: [{name,

@@ -13,8 +13,8 @@
 //! - `sandwich(name)`: `{function, callers, callees}` where callers and
 //!   callees are the direct ones, `[{name, total, self, calls}]`; also shows
 //!   the function in the sandwich view. `null` for an unknown function.
-//! - `svg()`: the open flame graph (or sandwich callees) as SVG text, what
-//!   "Export SVG" saves; `null` in other views.
+//! - `svg()`: the open timeline window, flame graph (or sandwich callees) as
+//!   SVG text, what "Export SVG" saves; `null` in the call tree.
 //!
 //! Aggregates come from the same cache the views use.
 

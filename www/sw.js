@@ -1,7 +1,7 @@
 // flamedrop's service worker: keeps the app usable with no network after the first visit.
 //
 // On install it caches the page and everything the page names (the hashed app script, wasm and
-// stylesheet that Trunk writes into index.html), the decoding worker's files and the icon. Then:
+// stylesheet that Trunk writes into index.html), the decoding worker's files, the icon and the fonts. Then:
 //   - files with a content hash in their name never change: served from the cache first;
 //   - everything else (the page, boot.js, the worker's unhashed files, demo traces): network
 //     first, so a new deploy is picked up at once, with the cached copy when offline.
@@ -10,7 +10,8 @@
 'use strict';
 
 const CACHE = 'flamedrop-v1';
-const FIXED = ['./', './boot.js', './worker-loader.js', './worker.js', './worker_bg.wasm', './icons/flamedrop.svg'];
+const FIXED = ['./', './boot.js', './worker-loader.js', './worker.js', './worker_bg.wasm', './icons/flamedrop.svg',
+  './fonts/DejaVuSans.ttf', './fonts/DejaVuSansMono.ttf'];
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
 const scoped = (relative) => new URL(relative, self.registration.scope).href;

@@ -15,7 +15,7 @@ use web_sys::CanvasRenderingContext2d;
 
 /// Height of one row (CSS px).
 pub const ROW: f64 = 18.0;
-const FONT: &str = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const FONT: &str = "11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /// What one frame of the flame graph shows.
 pub struct FlameFrame<'a> {

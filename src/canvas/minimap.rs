@@ -12,6 +12,12 @@ use web_sys::CanvasRenderingContext2d;
 /// The strip's height (CSS px).
 pub const MINIMAP_HEIGHT: f64 = 34.0;
 
+/// True when the trace has no spans to show in the minimap: it is then
+/// hidden rather than drawn as an empty band.
+pub fn is_empty(trace: &flamedrop_core::Trace) -> bool {
+    trace.threads.iter().all(|t| t.spans.is_empty())
+}
+
 /// Paints the minimap for `model`'s window onto `ctx` (scaled to CSS px).
 pub fn paint(ctx: &CanvasRenderingContext2d, loaded: &Loaded, model: &ChartModel, dark: bool) {
     let theme = colors::theme(dark);

@@ -9,7 +9,9 @@
 
 use super::colors::{self, Theme, PALETTE};
 use super::text::{fit_label, MIN_LABEL_PX};
-use crate::chart::{ChartModel, CounterTrack, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
+use crate::chart::{
+    ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
+};
 use crate::state::Loaded;
 use flamedrop_core::layout::counter::{counter_columns, counter_range};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
@@ -17,8 +19,9 @@ use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
-const FONT: &str = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-const HEADER_FONT: &str = "600 11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const FONT: &str = "11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const HEADER_FONT: &str =
+    "600 11px 'DejaVu Sans', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /// Minimum pixels between ruler labels.
 const TICK_SPACING_PX: f64 = 96.0;
 /// Colour bucket for off-CPU spans (after the palette's).
@@ -42,6 +45,8 @@ pub struct Frame<'a> {
     pub marks: Option<&'a [bool]>,
     /// The selected (or being selected) time range, as view offsets.
     pub range: Option<(f64, f64)>,
+    /// A lane is being dragged by its header: the pointer's canvas y.
+    pub drop_at: Option<f64>,
 }
 
 /// Paints frames onto one canvas.
@@ -96,6 +101,13 @@ impl Painter {
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
         })
+    }
+
+    /// Drops the cached text widths (measured with a fallback font before
+    /// the web font loaded).
+    pub fn forget_text_widths(&mut self) {
+        self.widths.iter_mut().for_each(|w| *w = f32::NAN);
+        self.ellipsis_width = 0.0;
     }
 
     /// Sizes the backing store for `width` × `height` CSS px at `dpr`.
@@ -163,6 +175,7 @@ impl Painter {
             drew |= self.counter(f, theme, track, top);
         }
         self.outlines(f, theme);
+        self.drop_line(f, theme);
         self.ctx.restore();
         self.ruler(f, theme);
         self.range(f, theme);
@@ -228,6 +241,7 @@ impl Painter {
         ctx.set_fill_style_str(theme.lane_text);
         let _ = ctx.fill_text(title, 8.0, top + 15.0);
         ctx.set_font(FONT);
+        header_buttons(ctx, theme, width, top);
         if lane.rows == 0 {
             ctx.set_fill_style_str(theme.muted);
             let _ = ctx.fill_text(
@@ -284,6 +298,7 @@ impl Painter {
         );
         let _ = ctx.fill_text(&title, 8.0, top + 15.0);
         ctx.set_font(FONT);
+        header_buttons(ctx, theme, width, top);
         let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);
@@ -536,6 +551,24 @@ impl Painter {
         }
     }
 
+    /// Where a lane dragged by its header would land: a line at the top of
+    /// the lane under the pointer.
+    fn drop_line(&self, f: &Frame, theme: &Theme) {
+        let Some(y) = f.drop_at else { return };
+        let lane_y = y - RULER_HEIGHT + f.model.scroll;
+        let top = f
+            .model
+            .lanes
+            .iter()
+            .map(|l| l.top)
+            .chain(f.model.counters.iter().map(|c| c.top))
+            .filter(|&t| t <= lane_y)
+            .fold(0.0, f64::max);
+        self.ctx.set_fill_style_str(theme.selection);
+        self.ctx
+            .fill_rect(0.0, f.model.screen_y(top) - 1.0, f.model.view.width, 3.0);
+    }
+
     /// The time ruler across the top.
     fn ruler(&mut self, f: &Frame, theme: &Theme) {
         let ctx = &self.ctx;
@@ -561,6 +594,16 @@ impl Painter {
             }
             ctx.set_fill_style_str(theme.ruler_text);
             let _ = ctx.fill_text(&self.label, x + 4.0, 15.0);
+        }
+        // A logical clock's ticks are bare numbers: name the unit once, at
+        // the right end on the ruler's own backdrop.
+        if let Some(unit) = crate::chart::ruler_unit_label(f.loaded.unit()) {
+            let w = ctx.measure_text(unit).map_or(40.0, |m| m.width());
+            let x = view.width - w - 10.0;
+            ctx.set_fill_style_str(theme.ruler);
+            ctx.fill_rect(x - 6.0, 1.0, w + 16.0, RULER_HEIGHT - 2.0);
+            ctx.set_fill_style_str(theme.muted);
+            let _ = ctx.fill_text(unit, x, 15.0);
         }
     }
 
@@ -628,6 +671,20 @@ impl Painter {
             .ok()??;
         self.hatch = Some((dark, pattern.clone()));
         Some(pattern)
+    }
+}
+
+/// The move-up, move-down and hide buttons at the right end of a header.
+fn header_buttons(ctx: &CanvasRenderingContext2d, theme: &Theme, width: f64, top: f64) {
+    if !HeaderButton::shown(width) {
+        return;
+    }
+    let left = HeaderButton::Up.x(width) - 2.0;
+    ctx.set_fill_style_str(theme.lane_header);
+    ctx.fill_rect(left, top + 1.0, width - left, LANE.header - 1.0);
+    ctx.set_fill_style_str(theme.muted);
+    for b in HeaderButton::ALL {
+        let _ = ctx.fill_text(b.glyph(), b.x(width) + 5.0, top + 15.0);
     }
 }
 

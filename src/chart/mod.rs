@@ -38,6 +38,73 @@ const WHEEL_ZOOM_PER_PX: f64 = 0.0025;
 /// Pinch zoom per pixel: trackpads send small deltas with ctrl held.
 const PINCH_ZOOM_PER_PX: f64 = 0.01;
 
+/// The unit written at the ruler's right end, for clocks whose tick labels
+/// are bare numbers (logical clocks: SELogger events, sp-rtrace calls).
+pub fn ruler_unit_label(unit: &str) -> Option<&str> {
+    (unit == "events").then_some(unit)
+}
+
+/// Width of one of the buttons at the right end of a lane header (px).
+const HEADER_BUTTON_PX: f64 = 18.0;
+/// Room kept right of the header buttons for the scrollbar (px).
+const HEADER_BUTTONS_RIGHT_PX: f64 = 12.0;
+
+/// The buttons at the right end of every lane header, left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderButton {
+    Up,
+    Down,
+    Hide,
+}
+
+impl HeaderButton {
+    /// Every button, left to right.
+    pub const ALL: [HeaderButton; 3] = [HeaderButton::Up, HeaderButton::Down, HeaderButton::Hide];
+
+    /// The glyph drawn for it.
+    pub fn glyph(self) -> &'static str {
+        match self {
+            HeaderButton::Up => "↑",
+            HeaderButton::Down => "↓",
+            HeaderButton::Hide => "✕",
+        }
+    }
+
+    /// True when a canvas `width` px wide has room for the buttons.
+    pub fn shown(width: f64) -> bool {
+        width >= 240.0
+    }
+
+    /// Left edge of the button on a canvas `width` px wide.
+    pub fn x(self, width: f64) -> f64 {
+        let i = HeaderButton::ALL
+            .iter()
+            .position(|&b| b == self)
+            .unwrap_or(0);
+        width - HEADER_BUTTONS_RIGHT_PX - (HeaderButton::ALL.len() - i) as f64 * HEADER_BUTTON_PX
+    }
+
+    /// The button at canvas x on a header, if any (none on a canvas too
+    /// narrow to show them).
+    pub fn at(width: f64, x: f64) -> Option<HeaderButton> {
+        if !HeaderButton::shown(width) {
+            return None;
+        }
+        HeaderButton::ALL
+            .into_iter()
+            .find(|b| (b.x(width)..b.x(width) + HEADER_BUTTON_PX).contains(&x))
+    }
+}
+
+/// A thread lane or a counter track.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Track {
+    /// A thread lane, by thread index.
+    Thread(usize),
+    /// A counter track, by counter index.
+    Counter(usize),
+}
+
 /// Pointer slop: how far (px) from a thin span or marker still hovers it.
 const HIT_SLOP_PX: f64 = 3.0;
 
@@ -85,6 +152,10 @@ pub struct ChartModel {
     /// Every lane's thread and depth rows, in drawing order, and whether it
     /// is collapsed to its header.
     lane_rows: Vec<(usize, usize, bool)>,
+    /// The thread lanes shown, in order (indices into `lane_rows`).
+    shown: Vec<usize>,
+    /// The counter tracks shown, in order (indices into the trace's counters).
+    shown_counters: Vec<usize>,
     /// The trace's time range as offsets from its start: `(0, duration)`.
     bounds: (f64, f64),
     /// The window shown first and on reset.
@@ -125,6 +196,8 @@ impl ChartModel {
             scroll: 0.0,
             lanes,
             counters: Vec::new(),
+            shown: (0..lane_rows.len()).collect(),
+            shown_counters: Vec::new(),
             lane_rows,
             bounds,
             home,
@@ -163,13 +236,18 @@ impl ChartModel {
 
     /// Adds one track per counter below the lanes.
     pub fn add_counters(&mut self, count: usize) {
-        self.counters = (0..count)
-            .map(|counter| CounterTrack {
-                counter,
-                top: 0.0,
-                height: LANE.header + COUNTER_HEIGHT + LANE.gap,
-            })
+        self.shown_counters = (0..count).collect();
+        self.restack();
+    }
+
+    /// Shows only thread lanes `threads` and counter tracks `counters` (trace
+    /// indices), in that order; unknown indices are skipped.
+    pub fn arrange(&mut self, threads: &[usize], counters: &[usize]) {
+        self.shown = threads
+            .iter()
+            .filter_map(|&t| self.lane_rows.iter().position(|l| l.0 == t))
             .collect();
+        self.shown_counters = counters.to_vec();
         self.restack();
     }
 
@@ -189,14 +267,21 @@ impl ChartModel {
     /// Recomputes lane and counter positions after a change.
     fn restack(&mut self) {
         let rows = self
-            .lane_rows
+            .shown
             .iter()
+            .filter_map(|&i| self.lane_rows.get(i))
             .map(|&(t, r, collapsed)| (t, if collapsed { 0 } else { r }));
         stack_lanes(rows, &LANE, 0.0, &mut self.lanes);
         let mut top = self.lanes.last().map_or(0.0, |l| l.top + l.height);
-        for c in &mut self.counters {
-            c.top = top;
-            top += c.height;
+        self.counters.clear();
+        for &counter in &self.shown_counters {
+            let height = LANE.header + COUNTER_HEIGHT + LANE.gap;
+            self.counters.push(CounterTrack {
+                counter,
+                top,
+                height,
+            });
+            top += height;
         }
         self.scroll_by(0.0);
     }
@@ -237,6 +322,22 @@ impl ChartModel {
         let lane_y = y - RULER_HEIGHT + self.scroll;
         let lane = lanes::lane_at(&self.lanes, lane_y)?;
         Some((lane, lane.row_at(lane_y, &LANE)))
+    }
+
+    /// The thread lane or counter track at canvas y, and whether y is on
+    /// its header line.
+    pub fn track_at(&self, y: f64) -> Option<(Track, bool)> {
+        if y < RULER_HEIGHT {
+            return None;
+        }
+        if let Some((lane, row)) = self.hit_lane(y) {
+            return Some((Track::Thread(lane.thread), row.is_none()));
+        }
+        let lane_y = y - RULER_HEIGHT + self.scroll;
+        self.counters
+            .iter()
+            .find(|c| (c.top..c.top + c.height).contains(&lane_y))
+            .map(|c| (Track::Counter(c.counter), lane_y < c.top + LANE.header))
     }
 
     /// The span or marker at canvas point (x, y); `origin` is the absolute
@@ -404,6 +505,60 @@ mod tests {
         assert_eq!(m.counters[0].top, 30.0 + 750.0);
         m.toggle_lane(0);
         assert_eq!(m.lanes[0].rows, 3);
+    }
+
+    #[test]
+    fn arranged_lanes_stack_in_the_chosen_order_without_hidden_ones() {
+        let mut m = ChartModel::new(1000.0, [(0, 3), (1, 40), (2, 1)], None);
+        m.resize(1000.0, 424.0);
+        m.add_counters(2);
+        m.arrange(&[2, 0], &[1]);
+        let order: Vec<usize> = m.lanes.iter().map(|l| l.thread).collect();
+        assert_eq!(order, [2, 0]);
+        assert_eq!(m.lanes[1].top, 22.0 + 18.0 + 8.0);
+        assert_eq!(m.counters.len(), 1);
+        assert_eq!(m.counters[0].counter, 1);
+        assert_eq!(m.counters[0].top, 48.0 + 84.0);
+        // Collapsing keeps the arrangement.
+        m.toggle_lane(0);
+        assert_eq!(m.lanes[1].rows, 0);
+        assert_eq!(m.lanes.len(), 2);
+    }
+
+    #[test]
+    fn headers_and_their_buttons_are_found() {
+        let mut m = model();
+        m.add_counters(1);
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 1.0),
+            Some((Track::Thread(0), true))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 30.0),
+            Some((Track::Thread(0), false))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 835.0),
+            Some((Track::Counter(0), true))
+        );
+        assert_eq!(
+            m.track_at(RULER_HEIGHT + 860.0),
+            Some((Track::Counter(0), false))
+        );
+        let hide = HeaderButton::Hide.x(1000.0);
+        assert_eq!(
+            HeaderButton::at(1000.0, hide + 1.0),
+            Some(HeaderButton::Hide)
+        );
+        assert_eq!(
+            HeaderButton::at(1000.0, hide - 1.0),
+            Some(HeaderButton::Down)
+        );
+        assert_eq!(HeaderButton::at(1000.0, 100.0), None);
+        assert_eq!(
+            HeaderButton::at(200.0, HeaderButton::Hide.x(200.0) + 1.0),
+            None
+        );
     }
 
     #[test]

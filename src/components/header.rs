@@ -63,8 +63,8 @@ pub fn view_controls(props: &Props) -> Html {
             </span>
             <button type="button" id="export-png" class="button" title="Save the view as a PNG image"
                 disabled={props.view == View::CallTree} onclick={props.on_export.reform(|_| "png")}>{ "PNG" }</button>
-            <button type="button" id="export-svg" class="button" title="Save the flame graph as an SVG file"
-                disabled={!matches!(props.view, View::FlameGraph | View::Sandwich)}
+            <button type="button" id="export-svg" class="button" title="Save the view as an SVG file"
+                disabled={props.view == View::CallTree}
                 onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
             <button type="button" id="colour-toggle" class="button" aria-pressed={props.by_group.to_string()}
                 title="Colour calls by name, or by module / library / class" onclick={props.on_colour.reform(|_| ())}>

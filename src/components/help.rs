@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 16] = [
+const KEYS: [(&str, &str); 19] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     ("n / N", "next / previous search match"),
@@ -28,6 +28,15 @@ const KEYS: [(&str, &str); 16] = [
         "limit the aggregated views to a time range (click it to clear)",
     ),
     ("click a lane title", "collapse or expand the lane"),
+    ("drag a lane header", "move the lane to another place"),
+    (
+        "↑ ↓ ✕ on a lane header",
+        "move the lane up or down, hide it",
+    ),
+    (
+        "Lanes button",
+        "list every lane: show, hide, reorder (Tab, Space); Show all resets",
+    ),
     ("drag the minimap", "move the timeline's window"),
     ("↑ ↓ → ←", "move, expand and collapse rows of the call tree"),
     ("Enter", "show the focused row's function in the sandwich"),

@@ -8,10 +8,13 @@
 //! No web types here: it is tested natively.
 
 pub mod diff;
+pub mod lanes;
 pub mod source;
 pub mod svg;
 pub mod table;
+pub mod timeline_svg;
 
+pub use lanes::{LaneKey, LaneLayout};
 pub use source::SourceKey;
 
 /// The views of the header's switcher.
@@ -85,6 +88,8 @@ pub struct ViewState {
     pub range: Option<(i64, i64)>,
     /// The call-tree table shows the bottom-up tree.
     pub inverted: bool,
+    /// The timeline's lane order and hidden lanes.
+    pub lanes: LaneLayout,
 }
 
 /// One change to the [`ViewState`].
@@ -96,6 +101,7 @@ pub enum ViewChange {
     Search(String),
     Range(Option<(i64, i64)>),
     Inverted(bool),
+    Lanes(LaneLayout),
 }
 
 impl ViewState {
@@ -108,6 +114,7 @@ impl ViewState {
             ViewChange::Search(q) => self.search = q,
             ViewChange::Range(r) => self.range = r.filter(|(a, b)| a < b),
             ViewChange::Inverted(i) => self.inverted = i,
+            ViewChange::Lanes(l) => self.lanes = l,
         }
     }
 
@@ -133,6 +140,7 @@ impl ViewState {
         if self.inverted {
             parts.push("inverted=1".to_owned());
         }
+        parts.extend(self.lanes.fragment_parts(encode));
         parts.join("&")
     }
 
@@ -141,10 +149,10 @@ impl ViewState {
     pub fn from_fragment(fragment: &str) -> ViewState {
         let mut state = ViewState::default();
         for part in fragment.trim_start_matches('#').split('&') {
-            let Some((key, value)) = part.split_once('=') else {
+            let Some((key, raw)) = part.split_once('=') else {
                 continue;
             };
-            let value = decode(value);
+            let value = decode(raw);
             match key {
                 "view" => state.view = View::parse(&value).unwrap_or_default(),
                 "source" => state.source = SourceKey::parse(&value).unwrap_or_default(),
@@ -157,6 +165,9 @@ impl ViewState {
                     })
                 }
                 "inverted" => state.inverted = value == "1",
+                // Each item is decoded on its own: an id may hold a comma.
+                "lanes" => state.lanes.order = LaneLayout::parse_list(raw, decode),
+                "hide" => state.lanes.hidden = LaneLayout::parse_list(raw, decode),
                 _ => {}
             }
         }
@@ -218,6 +229,10 @@ mod tests {
             search: "/^pthread_/".to_owned(),
             range: Some((100, 2000)),
             inverted: true,
+            lanes: LaneLayout {
+                order: vec![LaneKey::Thread("a,b &c".to_owned()), LaneKey::Counter(3)],
+                hidden: vec![LaneKey::Thread("7".to_owned())],
+            },
         };
         let fragment = state.to_fragment();
         assert!(!fragment.contains(' ') && !fragment.contains('<'));

@@ -16,6 +16,9 @@ pub enum SourceKey {
     Thread(u32),
     /// One weight column of a sample set.
     Samples { set: u32, weight: u32 },
+    /// One weight column of every per-thread sample set named like set
+    /// `set` (the first of them), merged: all threads' samples.
+    MergedSamples { set: u32, weight: u32 },
     /// One allocation resource.
     Allocations {
         resource: u32,
@@ -32,6 +35,7 @@ impl SourceKey {
             SourceKey::AllThreads => "spans".to_owned(),
             SourceKey::Thread(t) => format!("thread:{t}"),
             SourceKey::Samples { set, weight } => format!("samples:{set}:{weight}"),
+            SourceKey::MergedSamples { set, weight } => format!("samples-all:{set}:{weight}"),
             SourceKey::Allocations {
                 resource,
                 bytes,
@@ -53,6 +57,10 @@ impl SourceKey {
             "spans" => SourceKey::AllThreads,
             "thread" => SourceKey::Thread(number()?),
             "samples" => SourceKey::Samples {
+                set: number()?,
+                weight: number()?,
+            },
+            "samples-all" => SourceKey::MergedSamples {
                 set: number()?,
                 weight: number()?,
             },
@@ -82,6 +90,10 @@ impl SourceKey {
             },
             SourceKey::Thread(t) => Source::Spans { threads: vec![t] },
             SourceKey::Samples { set, weight } => Source::Samples { set, weight },
+            SourceKey::MergedSamples { set, weight } => Source::SampleSets {
+                sets: merged_sets(trace, set),
+                weight,
+            },
             SourceKey::Allocations {
                 resource,
                 bytes,
@@ -145,6 +157,18 @@ impl SourceKey {
             }
         }
         for (s, set) in trace.sample_sets.iter().enumerate() {
+            let merged = merged_sets(trace, s as u32);
+            if merged.len() > 1 && merged.first() == Some(&(s as u32)) {
+                for (w, weight) in set.weight_names.iter().enumerate() {
+                    out.push((
+                        SourceKey::MergedSamples {
+                            set: s as u32,
+                            weight: w as u32,
+                        },
+                        format!("{}, all threads merged ({weight})", set.name),
+                    ));
+                }
+            }
             for (w, weight) in set.weight_names.iter().enumerate() {
                 out.push((
                     SourceKey::Samples {
@@ -187,7 +211,7 @@ impl SourceKey {
             SourceKey::AllThreads | SourceKey::Thread(_) => {
                 trace.time_unit.map_or("ns", |u| u.name()).to_owned()
             }
-            SourceKey::Samples { set, weight } => trace
+            SourceKey::Samples { set, weight } | SourceKey::MergedSamples { set, weight } => trace
                 .sample_sets
                 .get(set as usize)
                 .and_then(|s| s.weight_names.get(weight as usize))
@@ -200,6 +224,27 @@ impl SourceKey {
     }
 }
 
+/// The per-thread sample sets that merge with set `set`: every set of one
+/// thread with its name and weight names, in trace order (none when `set`
+/// is a whole-trace set).
+fn merged_sets(trace: &Trace, set: u32) -> Vec<u32> {
+    let Some(first) = trace.sample_sets.get(set as usize) else {
+        return Vec::new();
+    };
+    if first.thread.is_none() {
+        return Vec::new();
+    }
+    trace
+        .sample_sets
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.thread.is_some() && s.name == first.name && s.weight_names == first.weight_names
+        })
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +255,7 @@ mod tests {
             SourceKey::AllThreads,
             SourceKey::Thread(3),
             SourceKey::Samples { set: 1, weight: 2 },
+            SourceKey::MergedSamples { set: 0, weight: 0 },
             SourceKey::Allocations {
                 resource: 0,
                 bytes: false,
@@ -243,5 +289,29 @@ mod tests {
             samples
         );
         assert_eq!(SourceKey::Thread(2).or_available(&trace), samples);
+    }
+
+    #[test]
+    fn per_thread_sample_sets_are_offered_merged() {
+        let mut trace = Trace::default();
+        for thread in [Some(0), Some(1), None] {
+            trace.sample_sets.push(flamedrop_core::model::SampleSet {
+                name: "CPU samples".to_owned(),
+                thread,
+                weight_names: vec!["samples".to_owned()],
+                ..Default::default()
+            });
+        }
+        let offered = SourceKey::offered(&trace, |t| format!("t{t}"));
+        let merged = SourceKey::MergedSamples { set: 0, weight: 0 };
+        assert_eq!(offered.iter().filter(|(k, _)| *k == merged).count(), 1);
+        assert_eq!(
+            merged.source(&trace),
+            Source::SampleSets {
+                sets: vec![0, 1],
+                weight: 0
+            }
+        );
+        assert_eq!(merged.unit(&trace), "samples");
     }
 }

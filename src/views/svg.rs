@@ -29,7 +29,7 @@ pub fn flame_svg(
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif" font-size="11"><rect width="100%" height="100%" fill="{}"/>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="'DejaVu Sans', system-ui, sans-serif" font-size="11"><rect width="100%" height="100%" fill="{}"/>"#,
         t.background
     );
     for r in &rects {
@@ -76,7 +76,7 @@ pub fn flame_svg(
 }
 
 /// Escapes text for XML.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

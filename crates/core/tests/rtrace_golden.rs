@@ -451,3 +451,21 @@ fn a_dropped_elf_names_the_frames_of_its_module() {
     assert!(table.rows.iter().any(|r| r[4].contains("leaks+0x")));
     assert!(table.rows.iter().any(|r| r[4].contains("libc.so.6+0x")));
 }
+
+#[test]
+fn the_text_report_gives_descriptors_in_their_own_unit() {
+    let trace = decode("c-files-multi");
+    let text = report(&trace).to_text();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("resource "))
+        .collect();
+    assert!(!lines.is_empty(), "{text}");
+    for line in lines {
+        let counted = trace.allocations.iter().any(|a| {
+            line.starts_with(&format!("resource {}:", a.resource)) && a.size_unit != "bytes"
+        });
+        assert_eq!(line.ends_with("live bytes"), !counted, "{line}");
+    }
+    assert!(text.contains("live (count)"), "{text}");
+}

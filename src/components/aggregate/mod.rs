@@ -119,7 +119,9 @@ fn empty_note(state: &ViewState) -> Html {
         SourceKey::AllThreads | SourceKey::Thread(_) => {
             "no calls to merge here (pick a sample set or an allocation resource under Data, if the trace has one)"
         }
-        SourceKey::Samples { .. } => "this sample set holds no samples",
+        SourceKey::Samples { .. } | SourceKey::MergedSamples { .. } => {
+            "this sample set holds no samples"
+        }
         SourceKey::Allocations {
             only_live: true, ..
         } => "nothing of this resource was still allocated when the trace ended (no leaks)",
@@ -131,6 +133,17 @@ fn empty_note(state: &ViewState) -> Html {
         ""
     };
     html! { <p class="note empty-view" id="empty-view" role="status">{ format!("Nothing to show: {what}{range}.") }</p> }
+}
+
+/// The chosen sample set's note (why it looks the way it does), if any.
+fn source_note(loaded: &Loaded, source: SourceKey) -> Option<Html> {
+    let (SourceKey::Samples { set, .. } | SourceKey::MergedSamples { set, .. }) = source else {
+        return None;
+    };
+    let note = &loaded.trace.sample_sets.get(set as usize)?.note;
+    (!note.is_empty()).then(|| {
+        html! { <span class="source-note" id="source-note" title={note.clone()}>{ note.clone() }</span> }
+    })
 }
 
 fn toolbar(props: &Props) -> Html {
@@ -178,6 +191,7 @@ fn toolbar(props: &Props) -> Html {
                     <option value={key.name()} selected={*key == state.source}>{ label }</option>
                 }) }
             </select>
+            { for source_note(loaded, state.source) }
             { for direction }
             { for range }
         </div>

@@ -7,6 +7,7 @@
 //! (to swap the tooltip's content).
 
 mod input;
+mod lanes_list;
 
 use super::span_info;
 use super::tooltip::Tooltip;
@@ -15,11 +16,13 @@ use crate::canvas::colors;
 use crate::canvas::minimap::{self, MINIMAP_HEIGHT};
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
-use crate::chart::{ChartModel, Hit, SpanRef, Wheel, LANE, RULER_HEIGHT};
+use crate::chart::{ChartModel, HeaderButton, Hit, SpanRef, Track, Wheel, LANE, RULER_HEIGHT};
 use crate::js_api::{self, CounterBox, LaneBox};
 use crate::state::Loaded;
+use crate::views::{LaneKey, LaneLayout};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
+use lanes_list::LanesList;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{
@@ -58,6 +61,12 @@ pub struct Props {
     /// A range was selected by dragging along the ruler (`None`: a click cleared it).
     #[prop_or_default]
     pub on_range: Callback<Option<(i64, i64)>>,
+    /// Lane order and hidden lanes (from the URL fragment).
+    #[prop_or_default]
+    pub lanes: LaneLayout,
+    /// The user rearranged, hid or showed lanes.
+    #[prop_or_default]
+    pub on_lanes: Callback<LaneLayout>,
 }
 
 pub enum Msg {
@@ -87,6 +96,10 @@ pub enum Msg {
     Blur,
     /// Pointer on the minimap at x: pressed (`Some(true)`), dragged (`Some(false)`), released (`None`).
     Minimap(f64, Option<bool>),
+    /// Open or close the lanes list.
+    LanesOpen(bool),
+    /// The canvas font finished loading: text widths are measured again.
+    FontLoaded,
 }
 
 struct Drag {
@@ -95,6 +108,8 @@ struct Drag {
     moved: bool,
     /// Started on the ruler: selects a time range from this x.
     range_from: Option<f64>,
+    /// Started on a lane header: moves that lane to where it is dropped.
+    track: Option<Track>,
 }
 
 pub struct FlameChart {
@@ -118,6 +133,11 @@ pub struct FlameChart {
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
     /// Scroll, width, height and theme when lanes were last published to `window.flamedrop`.
     published: Option<(f64, f64, f64, bool)>,
+    /// Every lane (threads, then counters) with its title, in trace order:
+    /// entry `t` of the first `threads.len()` is thread `t`'s lane.
+    all_lanes: Rc<Vec<(LaneKey, String)>>,
+    /// The lanes list is open.
+    lanes_open: bool,
 }
 
 impl Component for FlameChart {
@@ -131,7 +151,8 @@ impl Component for FlameChart {
             .iter()
             .enumerate()
             .map(|(t, index)| (t, index.depths()));
-        FlameChart {
+        let all_lanes = lane_keys(loaded);
+        let mut chart = FlameChart {
             container: NodeRef::default(),
             minimap: NodeRef::default(),
             minimap_drag: false,
@@ -159,7 +180,11 @@ impl Component for FlameChart {
             listeners: Vec::new(),
             observer: None,
             published: None,
-        }
+            all_lanes: Rc::new(all_lanes),
+            lanes_open: false,
+        };
+        chart.arrange(&ctx.props().lanes);
+        chart
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
@@ -169,9 +194,13 @@ impl Component for FlameChart {
                 self.zoom_to(&props.loaded, span);
             }
         }
+        if props.lanes != old.lanes {
+            self.arrange(&props.lanes);
+        }
         self.request_frame(ctx);
-        // Re-render only to show or hide the chart; painting needs no render.
-        props.hidden != old.hidden
+        // Re-render only to show or hide the chart or its lanes list;
+        // painting needs no render.
+        props.hidden != old.hidden || (self.lanes_open && props.lanes != old.lanes)
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -213,11 +242,20 @@ impl Component for FlameChart {
                 if let Some(canvas) = self.canvas.cast::<Element>() {
                     let _ = canvas.set_pointer_capture(pointer);
                 }
+                // A header (away from its buttons) drags its lane.
+                let track = self
+                    .model
+                    .track_at(y)
+                    .filter(|&(_, header)| {
+                        header && HeaderButton::at(self.model.view.width, x).is_none()
+                    })
+                    .map(|(track, _)| track);
                 self.drag = Some(Drag {
                     x,
                     y,
                     moved: false,
                     range_from: (y < RULER_HEIGHT).then_some(x),
+                    track,
                 });
                 false
             }
@@ -231,6 +269,14 @@ impl Component for FlameChart {
                         return false;
                     }
                     let (dx, dy) = (x - drag.x, y - drag.y);
+                    if drag.track.is_some() {
+                        if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
+                            drag.moved = true;
+                            self.set_cursor("grabbing");
+                            self.request_frame(ctx);
+                        }
+                        return false;
+                    }
                     if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
                         drag.moved = true;
                         self.model.pan_px(-dx);
@@ -266,7 +312,17 @@ impl Component for FlameChart {
                     self.request_frame(ctx);
                     return false;
                 }
+                if let (Some(track), true) = (drag.track, drag.moved) {
+                    self.drop_track(ctx, track, y);
+                    return false;
+                }
                 if !drag.moved {
+                    if let Some((track, true)) = self.model.track_at(y) {
+                        if let Some(button) = HeaderButton::at(self.model.view.width, x) {
+                            self.header_button(ctx, track, button);
+                            return false;
+                        }
+                    }
                     let hit =
                         self.model
                             .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y);
@@ -342,6 +398,17 @@ impl Component for FlameChart {
                 self.request_frame(ctx);
                 false
             }
+            Msg::FontLoaded => {
+                if let Some(painter) = &mut self.painter {
+                    painter.forget_text_widths();
+                }
+                self.request_frame(ctx);
+                false
+            }
+            Msg::LanesOpen(open) => {
+                self.lanes_open = open;
+                true
+            }
             Msg::KeyUp(m) => {
                 self.keys.release(m);
                 false
@@ -384,9 +451,32 @@ impl Component for FlameChart {
             .filter(|_| self.drag.is_none())
             .and_then(|h| span_info::hit(&ctx.props().loaded, h));
         let empty = no_timeline(&ctx.props().loaded.trace);
+        let layout = &ctx.props().lanes;
+        let hidden_count = self
+            .all_lanes
+            .iter()
+            .filter(|(k, _)| layout.is_hidden(k))
+            .count();
+        let lanes_label = if hidden_count == 0 {
+            "Lanes".to_owned()
+        } else {
+            format!("Lanes ({hidden_count} hidden)")
+        };
+        let open = self.lanes_open;
         html! {
             <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
-            <canvas id="minimap" class="minimap" ref={self.minimap.clone()}
+            <div class="toolbar timeline-toolbar">
+                <button type="button" id="lanes-button" class="button" aria-haspopup="dialog"
+                    aria-expanded={open.to_string()} aria-controls="lanes-list"
+                    title="Show, hide and reorder lanes"
+                    onclick={link.callback(move |_| Msg::LanesOpen(!open))}>{ lanes_label }</button>
+                if open {
+                    <LanesList all={self.all_lanes.clone()} layout={layout.clone()}
+                        on_change={ctx.props().on_lanes.clone()}
+                        on_close={link.callback(|_| Msg::LanesOpen(false))} />
+                }
+            </div>
+            <canvas id="minimap" class={classes!("minimap", minimap::is_empty(&ctx.props().loaded.trace).then_some("hidden"))} ref={self.minimap.clone()}
                 aria-label="Minimap of the whole trace; drag to move the visible window"
                 onpointerdown={link.callback(|e: PointerEvent| {
                     if let Some(t) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
@@ -408,7 +498,7 @@ impl Component for FlameChart {
                     <p class="note timeline-empty" id="no-timeline" role="status">{ why }</p>
                 }
                 <div class="chart-hint">
-                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · 0: reset · click: details · ?: help" }
+                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · drag a lane header: move it · 0: reset · click: details · ?: help" }
                 </div>
             </div>
             </div>
@@ -425,6 +515,13 @@ impl Component for FlameChart {
                 self.listen(ctx, &canvas);
             }
             self.observe(ctx);
+            let link = ctx.link().clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let family = crate::browser::CANVAS_FONT_FAMILY;
+                crate::browser::load_font(&format!("11px '{family}'")).await;
+                crate::browser::load_font(&format!("600 11px '{family}'")).await;
+                link.send_message(Msg::FontLoaded);
+            });
             self.resize();
             self.request_frame(ctx);
         }
@@ -456,7 +553,99 @@ fn no_timeline(trace: &flamedrop_core::Trace) -> Option<String> {
     ))
 }
 
+/// Every lane's key and title (threads, then counter tracks, in trace
+/// order). A thread id that two threads share gets the thread index
+/// appended, so no lane is lost.
+fn lane_keys(loaded: &Loaded) -> Vec<(LaneKey, String)> {
+    let trace = &loaded.trace;
+    let mut all: Vec<(LaneKey, String)> =
+        Vec::with_capacity(trace.threads.len() + trace.counters.len());
+    let mut ids: Vec<&str> = trace.threads.iter().map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
+    for (t, thread) in trace.threads.iter().enumerate() {
+        let twice = ids.binary_search(&thread.id.as_str()).is_ok_and(|i| {
+            ids.get(i + 1) == Some(&thread.id.as_str())
+                || (i > 0 && ids.get(i - 1) == Some(&thread.id.as_str()))
+        });
+        let key = if twice {
+            LaneKey::Thread(format!("{}#{t}", thread.id))
+        } else {
+            LaneKey::Thread(thread.id.clone())
+        };
+        all.push((key, loaded.thread_title(t)));
+    }
+    for (c, counter) in trace.counters.iter().enumerate() {
+        all.push((
+            LaneKey::Counter(c),
+            format!("{} ({})", counter.name, counter.unit),
+        ));
+    }
+    all
+}
+
 impl FlameChart {
+    fn keys(&self) -> Vec<LaneKey> {
+        self.all_lanes.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Shows the lanes `layout` keeps, in its order.
+    fn arrange(&mut self, layout: &LaneLayout) {
+        let (mut threads, mut counters) = (Vec::new(), Vec::new());
+        for key in layout.arranged(&self.keys()) {
+            if layout.is_hidden(&key) {
+                continue;
+            }
+            match key {
+                LaneKey::Counter(c) => counters.push(c),
+                thread => threads.extend(self.all_lanes.iter().position(|(k, _)| *k == thread)),
+            }
+        }
+        self.model.arrange(&threads, &counters);
+        self.published = None;
+    }
+
+    fn key_of(&self, track: Track) -> Option<LaneKey> {
+        match track {
+            Track::Thread(t) => self.all_lanes.get(t).map(|(k, _)| k.clone()),
+            Track::Counter(c) => Some(LaneKey::Counter(c)),
+        }
+    }
+
+    /// A click on a header's move-up, move-down or hide button.
+    fn header_button(&mut self, ctx: &Context<Self>, track: Track, button: HeaderButton) {
+        let Some(key) = self.key_of(track) else {
+            return;
+        };
+        let mut layout = ctx.props().lanes.clone();
+        let keys = self.keys();
+        match button {
+            HeaderButton::Up => layout.move_by(&keys, &key, -1),
+            HeaderButton::Down => layout.move_by(&keys, &key, 1),
+            HeaderButton::Hide => layout.set_hidden(&key, true),
+        }
+        ctx.props().on_lanes.emit(layout);
+    }
+
+    /// A lane dragged by its header was dropped at canvas y: it takes the
+    /// place of the lane there.
+    fn drop_track(&mut self, ctx: &Context<Self>, track: Track, y: f64) {
+        self.set_cursor("");
+        self.request_frame(ctx);
+        let (Some(key), Some((target, _))) = (self.key_of(track), self.model.track_at(y)) else {
+            return;
+        };
+        let Some(target) = self.key_of(target) else {
+            return;
+        };
+        let mut layout = ctx.props().lanes.clone();
+        let keys = self.keys();
+        let Some(to) = layout.arranged(&keys).iter().position(|k| *k == target) else {
+            return;
+        };
+        layout.move_to(&keys, &key, to);
+        ctx.props().on_lanes.emit(layout);
+    }
+
     fn resize(&mut self) {
         let Some(container) = self.container.cast::<Element>() else {
             return;
@@ -518,7 +707,16 @@ impl FlameChart {
             highlight,
             marks: marks.map(Vec::as_slice),
             range: shown,
+            drop_at: match &self.drag {
+                Some(Drag {
+                    track: Some(_),
+                    moved: true,
+                    ..
+                }) => self.pointer.map(|p| p.1),
+                _ => None,
+            },
         };
+        crate::export_view::remember_chart(&self.model);
         if painter.paint(&frame) && js_api::awaiting_first_draw() {
             js_api::first_draw();
         }

@@ -47,6 +47,9 @@ pub enum Source {
     Spans { threads: Vec<u32> },
     /// One weight column of a sample set.
     Samples { set: u32, weight: u32 },
+    /// The same weight column of several sample sets, merged (SWAP's
+    /// per-thread CPU samples as one whole-process set).
+    SampleSets { sets: Vec<u32>, weight: u32 },
     /// One resource of the allocations.
     Allocations {
         resource: u32,
@@ -181,7 +184,8 @@ pub fn build(trace: &Trace, source: &Source, range: Option<TimeRange>) -> CallTr
                 }
             }
         }
-        Source::Samples { set, weight } => add_samples(&mut b, trace, *set, *weight, range),
+        Source::Samples { set, weight } => add_samples(&mut b, trace, &[*set], *weight, range),
+        Source::SampleSets { sets, weight } => add_samples(&mut b, trace, sets, *weight, range),
         Source::Allocations {
             resource,
             weight,
@@ -298,24 +302,28 @@ fn add_weighted_stacks(b: &mut TreeBuilder, trace: &Trace, weighted: HashMap<u32
 fn add_samples(
     b: &mut TreeBuilder,
     trace: &Trace,
-    set: u32,
+    sets: &[u32],
     weight: u32,
     range: Option<TimeRange>,
 ) {
-    let Some(set) = trace.sample_sets.get(set as usize) else {
-        return;
-    };
-    let Some(weights) = set.weights.get(weight as usize) else {
-        return;
-    };
+    // Stacks are shared by every set (one `Trace::stacks`), so sets merge
+    // by adding their weights per stack.
     let mut weighted: HashMap<u32, (i64, u64)> = HashMap::new();
-    for (i, (&stack, &w)) in set.stack.iter().zip(weights).enumerate() {
-        if !in_range(set.time.get(i), range) {
+    for &set in sets {
+        let Some(set) = trace.sample_sets.get(set as usize) else {
             continue;
+        };
+        let Some(weights) = set.weights.get(weight as usize) else {
+            continue;
+        };
+        for (i, (&stack, &w)) in set.stack.iter().zip(weights).enumerate() {
+            if !in_range(set.time.get(i), range) {
+                continue;
+            }
+            let entry = weighted.entry(stack).or_default();
+            entry.0 += w;
+            entry.1 += 1;
         }
-        let entry = weighted.entry(stack).or_default();
-        entry.0 += w;
-        entry.1 += 1;
     }
     add_weighted_stacks(b, trace, weighted);
 }

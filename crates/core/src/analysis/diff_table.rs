@@ -134,6 +134,12 @@ pub fn source_unit(trace: &Trace, source: &Source) -> String {
             .and_then(|s| s.weight_names.get(*weight as usize))
             .cloned()
             .unwrap_or_default(),
+        Source::SampleSets { sets, weight } => sets
+            .first()
+            .and_then(|set| trace.sample_sets.get(*set as usize))
+            .and_then(|s| s.weight_names.get(*weight as usize))
+            .cloned()
+            .unwrap_or_default(),
         Source::Allocations { weight, .. } => match weight {
             AllocationWeight::Bytes => "bytes".to_owned(),
             AllocationWeight::Count => "count".to_owned(),

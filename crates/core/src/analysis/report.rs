@@ -48,6 +48,10 @@ pub struct ResourceReport {
     pub resource: String,
     #[serde(flatten)]
     pub totals: AllocationReport,
+    /// What the live size counts ("bytes", or "count" for descriptors and
+    /// streams); for the text report only, the JSON keeps its shape.
+    #[serde(default, skip_serializing)]
+    pub size_unit: String,
 }
 
 /// Counts for one thread.
@@ -175,6 +179,7 @@ pub fn report(trace: &Trace) -> Report {
             .map(|a| ResourceReport {
                 resource: a.resource.clone(),
                 totals: allocation_totals(a),
+                size_unit: a.size_unit.clone(),
             })
             .collect(),
         diagnostics,
@@ -274,9 +279,14 @@ impl Report {
         }
         for r in &self.resources {
             let t = &r.totals;
+            let live = if r.size_unit == "bytes" || r.size_unit.is_empty() {
+                format!("{} live bytes", t.live_bytes)
+            } else {
+                format!("{} live ({})", t.live_bytes, r.size_unit)
+            };
             out.push_str(&format!(
-                "resource {}: {} allocs, {} frees, {} live blocks, {} live bytes\n",
-                r.resource, t.allocs, t.frees, t.live_blocks, t.live_bytes
+                "resource {}: {} allocs, {} frees, {} live blocks, {live}\n",
+                r.resource, t.allocs, t.frees, t.live_blocks
             ));
         }
         if !self.leaks.is_empty() {
