@@ -87,6 +87,7 @@ pub fn build(
     let words = Words::new(builder);
     let mut context_values: HashMap<u32, StrId> = HashMap::new();
     let mut argument_keys: HashMap<String, StrId> = HashMap::new();
+    let mut clock_texts: FastMap<u32, StrId> = FastMap::default();
 
     for (index, call) in session.calls.iter().enumerate() {
         let ordinal = index as u32 + 1;
@@ -117,7 +118,7 @@ pub fn build(
             words: &words,
             contexts: &context_names,
         };
-        let mut caches = (&mut context_values, &mut argument_keys);
+        let mut caches = (&mut context_values, &mut argument_keys, &mut clock_texts);
         texts.add(builder, (thread, span), session, (index as u32, call), resource, &mut caches);
         for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
             *context_calls.entry(bit).or_default() += 1;
@@ -322,6 +323,14 @@ impl Words {
     }
 }
 
+/// Interned context names by bit, argument keys by name, clock texts by
+/// timestamp.
+type Caches<'a> = (
+    &'a mut HashMap<u32, StrId>,
+    &'a mut HashMap<String, StrId>,
+    &'a mut FastMap<u32, StrId>,
+);
+
 /// What the detail fields of a call are made from.
 struct CallTexts<'a> {
     words: &'a Words,
@@ -339,7 +348,7 @@ impl CallTexts<'_> {
         session: &Session,
         (index, call): (u32, &Call),
         resource: StrId,
-        caches: &mut (&mut HashMap<u32, StrId>, &mut HashMap<String, StrId>),
+        caches: &mut Caches,
     ) {
         let w = self.words;
         let kind = match call.kind {
@@ -364,7 +373,10 @@ impl CallTexts<'_> {
             builder.detail(thread, span, w.context, Value::Text(name));
         }
         if call.timestamp != 0 {
-            let text = builder.intern(&clock_text(call.timestamp));
+            let text = *caches
+                .2
+                .entry(call.timestamp)
+                .or_insert_with(|| builder.intern(&clock_text(call.timestamp)));
             builder.detail(thread, span, w.timestamp, Value::Text(text));
         }
         if let Some(args) = session.arguments.get(&index) {
