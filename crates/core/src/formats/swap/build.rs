@@ -18,7 +18,7 @@ use crate::model::{
     Column, CounterRef, Field, Format, SampleSetRef, Severity, Table, ThreadRef, TimeUnit, Trace,
     TraceBuilder, SPAN_OFF_CPU,
 };
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 
 /// Which lane of a thread an event goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,15 +34,15 @@ pub struct Build<'a> {
     pub b: TraceBuilder,
     pub file: &'a str,
     pub space: AddressSpace,
-    comms: HashMap<u32, String>,
-    lanes: HashMap<(u32, u32, Lane), ThreadRef>,
+    comms: FastMap<u32, String>,
+    lanes: FastMap<(u32, u32, Lane), ThreadRef>,
     pub calls: CallStacks,
-    off_cpu: HashMap<ThreadRef, bool>,
-    samples: HashMap<ThreadRef, SampleSetRef>,
-    counters: HashMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
+    off_cpu: FastMap<ThreadRef, bool>,
+    samples: FastMap<ThreadRef, SampleSetRef>,
+    counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
     pub tables: Tables,
-    pub live_memory: HashMap<(u32, u64), usize>,
-    pub live_fds: HashMap<(u32, u64), usize>,
+    pub live_memory: FastMap<(u32, u64), usize>,
+    pub live_fds: FastMap<(u32, u64), usize>,
 }
 
 /// Rows of the tables the stream fills.
@@ -59,15 +59,15 @@ pub fn build(stream: ParsedStream, file: &str) -> Trace {
         b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
         file,
         space: AddressSpace::default(),
-        comms: HashMap::new(),
-        lanes: HashMap::new(),
+        comms: FastMap::default(),
+        lanes: FastMap::default(),
         calls: CallStacks::default(),
-        off_cpu: HashMap::new(),
-        samples: HashMap::new(),
-        counters: HashMap::new(),
+        off_cpu: FastMap::default(),
+        samples: FastMap::default(),
+        counters: FastMap::default(),
         tables: Tables::default(),
-        live_memory: HashMap::new(),
-        live_fds: HashMap::new(),
+        live_memory: FastMap::default(),
+        live_fds: FastMap::default(),
     };
     build.summary(&stream);
     for p in &stream.problems {
