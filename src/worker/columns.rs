@@ -50,11 +50,7 @@ fn detach_details(details: &mut Details, out: &Array) {
 }
 
 /// Puts back the detail columns starting at column `first` of `columns`.
-async fn attach_details(
-    columns: &Array,
-    first: usize,
-    pace: &mut Pace,
-) -> Result<Details, String> {
+async fn attach_details(columns: &Array, first: usize, pace: &mut Pace) -> Result<Details, String> {
     let at = |k: usize| columns.get((first + k) as u32);
     let details = Details {
         owner: from_js::<Uint32Array>(at(0), pace).await?,

@@ -56,7 +56,9 @@ fn the_2021_07_25_variant_names_calls_by_library_and_address() {
         s.details_of(0, &trace.strings),
         vec![Field::new("library", "libc.so.6")]
     );
-    assert!(s.details_of(1, &trace.strings).contains(&Field::new("mutex", "0x55550000")));
+    assert!(s
+        .details_of(1, &trace.strings)
+        .contains(&Field::new("mutex", "0x55550000")));
     assert!(trace
         .metadata
         .iter()

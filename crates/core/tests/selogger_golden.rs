@@ -180,7 +180,11 @@ fn the_timestamp_column_is_kept_as_a_span_detail() {
     let trace = decode("demo-v060-omni-text-timestamp");
     let main = &trace.threads[0].spans;
     let with_ms = (0..main.len() as u32)
-        .filter(|&i| main.details_of(i, &trace.strings).iter().any(|f| f.key == "time (ms)"))
+        .filter(|&i| {
+            main.details_of(i, &trace.strings)
+                .iter()
+                .any(|f| f.key == "time (ms)")
+        })
         .count();
     assert!(with_ms > 0);
     assert!(trace.metadata.iter().any(|(k, _)| k == "timestamps"));

@@ -169,7 +169,10 @@ fn an_exceptional_exit_closes_the_call_left_open() {
         .details_of(1, &trace.strings)
         .iter()
         .any(|f| f.key == "exception" && f.value.contains("no CALL_RETURN")));
-    assert!(s.details_of(2, &trace.strings).iter().any(|f| f.key == "exception"));
+    assert!(s
+        .details_of(2, &trace.strings)
+        .iter()
+        .any(|f| f.key == "exception"));
 }
 
 #[test]

@@ -291,7 +291,13 @@ impl TraceBuilder {
     }
 
     /// Adds an instant marker whose fields are already interned.
-    pub fn instant_with(&mut self, t: ThreadRef, time: i64, name: StrId, fields: &[(StrId, Value)]) {
+    pub fn instant_with(
+        &mut self,
+        t: ThreadRef,
+        time: i64,
+        name: StrId,
+        fields: &[(StrId, Value)],
+    ) {
         self.touch(t, time);
         let Some(thread) = self.trace.threads.get_mut(t as usize) else {
             return;

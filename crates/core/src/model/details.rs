@@ -150,7 +150,10 @@ impl Details {
             if self.key[at] != key || out.last() == Some(&self.owner[at]) {
                 continue;
             }
-            if self.value(at).is_some_and(|v| v.text(strings) == field.value) {
+            if self
+                .value(at)
+                .is_some_and(|v| v.text(strings) == field.value)
+            {
                 out.push(self.owner[at]);
             }
         }
@@ -291,7 +294,11 @@ mod tests {
         assert_eq!(d, sparse);
         assert!(d.is_consistent());
         assert_eq!(d.owner, vec![2, 2, 5, 5]);
-        let values: Vec<String> = d.fields_of(5, &strings).into_iter().map(|f| f.value).collect();
+        let values: Vec<String> = d
+            .fields_of(5, &strings)
+            .into_iter()
+            .map(|f| f.value)
+            .collect();
         assert_eq!(values, vec!["1", "3"]);
         assert!(d.fields_of(3, &strings).is_empty());
         assert_eq!(d.owners_with(&Field::new("k", "4"), &strings), vec![2]);

@@ -1,8 +1,8 @@
 //! The interned string table: every name in a trace is stored once and
 //! referred to by a small id.
 
-use serde::{Deserialize, Serialize};
 use crate::fast_hash::FastMap;
+use serde::{Deserialize, Serialize};
 
 /// An index into a [`StringTable`].
 pub type StrId = u32;
@@ -36,7 +36,10 @@ impl StringTable {
         if self.index.len() == self.strings.len() {
             return self.index.get(s).copied();
         }
-        self.strings.iter().position(|t| t == s).map(|at| at as StrId)
+        self.strings
+            .iter()
+            .position(|t| t == s)
+            .map(|at| at as StrId)
     }
 
     /// The string behind `id`; an unknown id reads as the empty string.

@@ -13,11 +13,11 @@
 use super::modules::Symbolizer;
 use super::packets::{CALL_ALLOC, CALL_FREE};
 use super::session::{Call, Session};
+use crate::fast_hash::FastMap;
 use crate::model::{
     AllocationRef, CounterRef, ResourceRef, Severity, SpanRef, StrId, ThreadRef, TraceBuilder,
     Value, NO_PARENT,
 };
-use crate::fast_hash::FastMap;
 use std::collections::HashMap;
 
 /// Resource types not registered by RESR that get their own slot.
@@ -119,7 +119,14 @@ pub fn build(
             contexts: &context_names,
         };
         let mut caches = (&mut context_values, &mut argument_keys, &mut clock_texts);
-        texts.add(builder, (thread, span), session, (index as u32, call), resource, &mut caches);
+        texts.add(
+            builder,
+            (thread, span),
+            session,
+            (index as u32, call),
+            resource,
+            &mut caches,
+        );
         for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
             *context_calls.entry(bit).or_default() += 1;
         }
@@ -194,7 +201,12 @@ pub fn build(
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
                 let freed_call = block.call;
                 let call_no = words.call_no;
-                builder.detail(thread, span, words.frees, Value::Numbered(call_no, freed_call));
+                builder.detail(
+                    thread,
+                    span,
+                    words.frees,
+                    Value::Numbered(call_no, freed_call),
+                );
                 builder.detail(
                     thread,
                     block.span,

@@ -136,13 +136,11 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
                 let Some(kind) = KINDS.iter().position(|k| *k == field.key) else {
                     continue;
                 };
-                let usage = objects
-                    .entry((kind, field.value))
-                    .or_insert_with(|| Usage {
-                        first: i64::MAX,
-                        last: i64::MIN,
-                        ..Usage::default()
-                    });
+                let usage = objects.entry((kind, field.value)).or_insert_with(|| Usage {
+                    first: i64::MAX,
+                    last: i64::MIN,
+                    ..Usage::default()
+                });
                 usage.threads.insert(t);
                 usage.first = usage.first.min(start);
                 usage.last = usage.last.max(end);

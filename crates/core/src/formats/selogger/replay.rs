@@ -12,10 +12,10 @@
 use super::objects::{describe_value, Objects};
 use super::signature::{dotted, readable_params, readable_signature};
 use super::statics::{DataInfo, EventKind, MethodInfo, ValueDesc};
+use crate::fast_hash::FastMap;
 use crate::model::{
     Field, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value, SPAN_CUT,
 };
-use crate::fast_hash::FastMap;
 
 /// One event of the stream, as read from either encoding.
 #[derive(Clone, Copy, Debug)]

@@ -14,11 +14,11 @@ use super::build_calls::CallStacks;
 use super::messages::{Frame, Message, ProcessInfo};
 use super::stream::ParsedStream;
 use super::values::display_list;
+use crate::fast_hash::FastMap;
 use crate::model::{
     Column, CounterRef, Field, Format, SampleSetRef, Severity, Table, ThreadRef, TimeUnit, Trace,
     TraceBuilder, SPAN_OFF_CPU,
 };
-use crate::fast_hash::FastMap;
 
 /// Which lane of a thread an event goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,8 +6,8 @@
 
 use super::build::{value_fields, Build, Lane};
 use super::messages::{FileInfo, Message};
-use crate::model::{Field, SpanRef, StrId, ThreadRef, SPAN_CUT};
 use crate::fast_hash::FastMap;
+use crate::model::{Field, SpanRef, StrId, ThreadRef, SPAN_CUT};
 
 /// Open calls per lane, innermost last, with the key an exit must match.
 #[derive(Default)]
