@@ -20,6 +20,10 @@ use crate::model::{
     TraceBuilder, SPAN_OFF_CPU,
 };
 
+/// A system-message counter: what it measures, which CPU, process, thread
+/// or device (an index), its process and its thread.
+pub type SystemCounterKey = (&'static str, u64, Option<u32>, Option<ThreadRef>);
+
 /// Which lane of a thread an event goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lane {
@@ -40,6 +44,9 @@ pub struct Build<'a> {
     off_cpu: FastMap<ThreadRef, bool>,
     samples: FastMap<ThreadRef, SampleSetRef>,
     counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
+    /// Counters of system messages by (what, index, process, thread), so a
+    /// message's ~40 values need no name formatted once each is known.
+    pub system_counters: FastMap<SystemCounterKey, CounterRef>,
     pub tables: Tables,
     pub live_memory: FastMap<(u32, u64), usize>,
     pub live_fds: FastMap<(u32, u64), usize>,
@@ -65,6 +72,7 @@ pub fn build(stream: ParsedStream, file: &str) -> Trace {
         off_cpu: FastMap::default(),
         samples: FastMap::default(),
         counters: FastMap::default(),
+        system_counters: FastMap::default(),
         tables: Tables::default(),
         live_memory: FastMap::default(),
         live_fds: FastMap::default(),
