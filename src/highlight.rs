@@ -18,15 +18,7 @@ impl Highlight {
         let spans = trace
             .threads
             .iter()
-            .map(|thread| {
-                thread
-                    .spans
-                    .details
-                    .iter()
-                    .filter(|(_, fields)| fields.contains(&field))
-                    .map(|(index, _)| *index)
-                    .collect()
-            })
+            .map(|thread| thread.spans.details.owners_with(&field, &trace.strings))
             .collect();
         Highlight { field, spans }
     }

@@ -68,9 +68,9 @@ pub fn span(loaded: &Loaded, s: SpanRef) -> Option<Info> {
         depth: Some(depth),
         notes,
         fields: spans
-            .details_of(s.span)
-            .iter()
-            .map(|f| (f.key.clone(), f.value.clone()))
+            .details_of(s.span, &loaded.trace.strings)
+            .into_iter()
+            .map(|f| (f.key, f.value))
             .collect(),
     })
 }
@@ -81,17 +81,10 @@ pub fn instant(loaded: &Loaded, thread: usize, i: u32) -> Option<Info> {
     let k = i as usize;
     let fields = th
         .instants
-        .details
-        .binary_search_by_key(&i, |(at, _)| *at)
-        .ok()
-        .map(|at| {
-            th.instants.details[at]
-                .1
-                .iter()
-                .map(|f| (f.key.clone(), f.value.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+        .details_of(i, &loaded.trace.strings)
+        .into_iter()
+        .map(|f| (f.key, f.value))
+        .collect();
     Some(Info {
         name: loaded.trace.str(*th.instants.name.get(k)?).to_owned(),
         kind: "marker",

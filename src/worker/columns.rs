@@ -1,18 +1,22 @@
 //! The decoded trace's big columns (span times, depths, names and flags,
-//! marker times and names) travel from the worker to the page as typed
+//! marker times and names, and the detail columns of both) travel from the worker to the page as typed
 //! arrays of their own, each transferred, not cloned: the worker copies each
 //! column out of its memory once, and the page copies each into its own
 //! memory in slices, pausing between them so it stays responsive. The rest
 //! of the trace is small and goes as one `model::codec` buffer.
 
 use crate::loading::pace::Pace;
-use flamedrop_core::model::Trace;
-use js_sys::{Array, BigInt64Array, Uint16Array, Uint32Array, Uint8Array};
+use flamedrop_core::model::{Details, Trace};
+use js_sys::{Array, BigInt64Array, BigUint64Array, Uint16Array, Uint32Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Columns per thread, in this order: span start, end, depth, name, flags;
-/// marker time, name.
-const PER_THREAD: usize = 7;
+/// marker time, name; then span details and marker details, four columns
+/// each (owner, key, kind, payload).
+const PER_THREAD: usize = 7 + 2 * DETAIL_COLUMNS;
+
+/// Columns of one [`Details`].
+const DETAIL_COLUMNS: usize = 4;
 
 /// Elements copied between two looks at the clock (a few milliseconds).
 const SLICE_ELEMENTS: u32 = 1 << 20;
@@ -31,8 +35,34 @@ pub fn detach(trace: &mut Trace) -> Array {
         let instants = &mut thread.instants;
         out.push(&to_js::<BigInt64Array>(&std::mem::take(&mut instants.time)));
         out.push(&to_js::<Uint32Array>(&std::mem::take(&mut instants.name)));
+        detach_details(&mut thread.spans.details, &out);
+        detach_details(&mut thread.instants.details, &out);
     }
     out
+}
+
+fn detach_details(details: &mut Details, out: &Array) {
+    let d = std::mem::take(details);
+    out.push(&to_js::<Uint32Array>(&d.owner));
+    out.push(&to_js::<Uint32Array>(&d.key));
+    out.push(&to_js::<Uint8Array>(&d.kind));
+    out.push(&to_js::<BigUint64Array>(&d.payload));
+}
+
+/// Puts back the detail columns starting at column `first` of `columns`.
+async fn attach_details(columns: &Array, first: usize, pace: &mut Pace) -> Result<Details, String> {
+    let at = |k: usize| columns.get((first + k) as u32);
+    let details = Details {
+        owner: from_js::<Uint32Array>(at(0), pace).await?,
+        key: from_js::<Uint32Array>(at(1), pace).await?,
+        kind: from_js::<Uint8Array>(at(2), pace).await?,
+        payload: from_js::<BigUint64Array>(at(3), pace).await?,
+    };
+    if details.is_consistent() {
+        Ok(details)
+    } else {
+        Err("the decoding worker sent back a damaged trace".into())
+    }
 }
 
 /// The buffers behind `columns`, for the transfer list of a message.
@@ -77,6 +107,9 @@ pub async fn attach(trace: &mut Trace, columns: &Array, pace: &mut Pace) -> Resu
         if instants.time.len() != instants.name.len() {
             return Err(DAMAGED.into());
         }
+        thread.spans.details = attach_details(columns, t * PER_THREAD + 7, pace).await?;
+        thread.instants.details =
+            attach_details(columns, t * PER_THREAD + 7 + DETAIL_COLUMNS, pace).await?;
     }
     Ok(())
 }
@@ -115,6 +148,7 @@ macro_rules! typed {
 }
 
 typed!(BigInt64Array, i64);
+typed!(BigUint64Array, u64);
 typed!(Uint32Array, u32);
 typed!(Uint16Array, u16);
 typed!(Uint8Array, u8);

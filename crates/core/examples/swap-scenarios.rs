@@ -4,8 +4,13 @@
 //! `specs/notes/swap.md`; nothing here comes from a real target.
 //!
 //! `cargo run -p flamedrop-core --example swap-scenarios --features swap-encoder -- <repo root>`
+//!
+//! `… -- --big OUT.swap MB` writes a benchmark input instead: the demo's
+//! recording (two threads' function entries and exits, samples, memory, file,
+//! sync and thread probes, syscalls, system messages) repeated back to back
+//! in time, with sequence numbers running on, until MB megabytes.
 
-use flamedrop_core::formats::swap::encode::{daemon_slack, encode};
+use flamedrop_core::formats::swap::encode::{daemon_slack, encode, encode_frame};
 use flamedrop_core::formats::swap::messages::*;
 use flamedrop_core::formats::swap::values::Value;
 use std::path::Path;
@@ -658,8 +663,63 @@ fn no_cpu_count() -> Vec<Frame> {
     frames
 }
 
+/// The demo repeated until `mb` megabytes, written to `out`.
+fn big(out: &Path, mb: u64) -> std::io::Result<()> {
+    use std::io::Write;
+    let demo = demo();
+    let first = demo.iter().map(|f| ns_of(f.time)).min().unwrap_or(0);
+    let last = demo.iter().map(|f| ns_of(f.time)).max().unwrap_or(0);
+    let period = last - first + 1_000_000;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
+    let (mut written, mut seq, mut round) = (0u64, 0u32, 0i64);
+    let mut bytes = Vec::new();
+    while written < mb * 1_000_000 {
+        for frame in &demo {
+            // The process and its start-up stages are said once.
+            let once = matches!(
+                frame.message,
+                Message::ProcessInfo(_) | Message::AppSetupStage(_)
+            );
+            if once && round > 0 {
+                continue;
+            }
+            let frame = Frame {
+                seq,
+                time: time(ns_of(frame.time) + round * period),
+                message: frame.message.clone(),
+                slack: frame.slack,
+            };
+            bytes.clear();
+            encode_frame(&frame, &mut bytes);
+            file.write_all(&bytes)?;
+            written += bytes.len() as u64;
+            seq = seq.wrapping_add(1);
+        }
+        round += 1;
+    }
+    file.flush()?;
+    println!(
+        "{}: {round} rounds of the demo, {seq} messages, {written} bytes",
+        out.display()
+    );
+    Ok(())
+}
+
+/// Nanoseconds since the demo's start of a wire time.
+fn ns_of(t: WireTime) -> i64 {
+    i64::from(t.sec - START_SEC) * 1_000_000_000 + i64::from(t.nsec)
+}
+
 fn main() -> std::io::Result<()> {
-    let root = std::env::args().nth(1).unwrap_or_else(|| ".".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--big") {
+        let (Some(out), Some(mb)) = (args.get(1), args.get(2).and_then(|m| m.parse().ok())) else {
+            eprintln!("usage: swap-scenarios --big OUT.swap MB");
+            std::process::exit(2);
+        };
+        return big(Path::new(out), mb);
+    }
+    let root = args.first().cloned().unwrap_or_else(|| ".".into());
     let root = Path::new(&root);
     let fixtures = root.join("tests/fixtures/swap");
     std::fs::create_dir_all(&fixtures)?;

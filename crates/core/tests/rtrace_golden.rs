@@ -166,7 +166,7 @@ fn our_calls(trace: &Trace) -> Vec<(u32, String, String, String)> {
     let spans = &trace.threads[0].spans;
     (0..spans.len())
         .map(|i| {
-            let d = spans.details_of(i as u32);
+            let d = spans.details_of(i as u32, &trace.strings);
             let get = |k: &str| {
                 d.iter()
                     .find(|f| f.key == k)
@@ -367,7 +367,7 @@ fn i686_heap_info_and_threads_contexts_decode() {
     let spans = &trace.threads[0].spans;
     let both = (0..spans.len() as u32).find(|&i| {
         spans
-            .details_of(i)
+            .details_of(i, &trace.strings)
             .iter()
             .filter(|f| f.key == "context")
             .count()

@@ -203,8 +203,8 @@ fn sync_calls_carry_their_objects() {
         .find(|&i| trace.str(s.name[i]) == "pthread_cond_wait")
         .unwrap() as u32;
     assert_eq!(
-        s.details_of(wait),
-        &[
+        s.details_of(wait, &trace.strings),
+        vec![
             Field::new("cond", "0x55f71d12b0e0"),
             Field::new("cond mutex", "0x55f71d12b0a0")
         ]
@@ -214,9 +214,9 @@ fn sync_calls_carry_their_objects() {
         .iter()
         .find(|t| t.id == "0x7f05e24a6800")
         .unwrap();
-    let joins: Vec<&[Field]> = (0..main.spans.len())
+    let joins: Vec<Vec<Field>> = (0..main.spans.len())
         .filter(|&i| trace.str(main.spans.name[i]) == "pthread_join")
-        .map(|i| main.spans.details_of(i as u32))
+        .map(|i| main.spans.details_of(i as u32, &trace.strings))
         .collect();
     assert_eq!(joins.len(), 3);
     // A join names the joined thread's pthread_t, which is a lane's id.

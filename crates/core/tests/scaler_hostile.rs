@@ -52,8 +52,13 @@ fn the_2021_07_25_variant_names_calls_by_library_and_address() {
     let s = &trace.threads[0].spans;
     let names: Vec<&str> = s.name.iter().map(|&n| trace.str(n)).collect();
     assert_eq!(names, ["malloc", "pthread_mutex_lock"]);
-    assert_eq!(s.details_of(0), &[Field::new("library", "libc.so.6")]);
-    assert!(s.details_of(1).contains(&Field::new("mutex", "0x55550000")));
+    assert_eq!(
+        s.details_of(0, &trace.strings),
+        vec![Field::new("library", "libc.so.6")]
+    );
+    assert!(s
+        .details_of(1, &trace.strings)
+        .contains(&Field::new("mutex", "0x55550000")));
     assert!(trace
         .metadata
         .iter()
@@ -291,8 +296,8 @@ fn garbage_extra_fields_are_counted_not_shown() {
     let d = diagnostic(&trace, "scaler-unset-extra");
     assert!(d.count > 0);
     for thread in &trace.threads {
-        for (index, fields) in &thread.spans.details {
-            let name = trace.str(thread.spans.name[*index as usize]);
+        for (index, fields) in thread.spans.details.grouped(&trace.strings) {
+            let name = trace.str(thread.spans.name[index as usize]);
             if name == "pthread_create" {
                 assert!(fields.is_empty(), "{fields:?}");
             }

@@ -67,7 +67,7 @@ fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
     let mut entries = EntryCounts::new();
     for thread in &trace.threads {
         for index in 0..thread.spans.len() as u32 {
-            let details = thread.spans.details_of(index);
+            let details = thread.spans.details_of(index, &trace.strings);
             let get = |key: &str| {
                 details
                     .iter()
@@ -180,7 +180,11 @@ fn the_timestamp_column_is_kept_as_a_span_detail() {
     let trace = decode("demo-v060-omni-text-timestamp");
     let main = &trace.threads[0].spans;
     let with_ms = (0..main.len() as u32)
-        .filter(|&i| main.details_of(i).iter().any(|f| f.key == "time (ms)"))
+        .filter(|&i| {
+            main.details_of(i, &trace.strings)
+                .iter()
+                .any(|f| f.key == "time (ms)")
+        })
         .count();
     assert!(with_ms > 0);
     assert!(trace.metadata.iter().any(|(k, _)| k == "timestamps"));
@@ -200,7 +204,8 @@ fn method_spans_of_every_dialect_have_a_source_line() {
         let main = (0..spans.len() as u32)
             .find(|&i| trace.str(spans.name[i as usize]) == "demo.TraceDemo.main")
             .expect("main");
-        let line = spans.details_of(main).iter().find(|f| f.key == "line");
+        let details = spans.details_of(main, &trace.strings);
+        let line = details.iter().find(|f| f.key == "line");
         assert!(
             line.is_some_and(|f| f.value.parse::<i64>().is_ok_and(|l| l > 0)),
             "{case}"
@@ -214,7 +219,7 @@ fn exceptional_exits_carry_the_exception_type_and_message() {
     let mut exceptions = Vec::new();
     for t in &trace.threads {
         for i in 0..t.spans.len() as u32 {
-            for f in t.spans.details_of(i) {
+            for f in t.spans.details_of(i, &trace.strings) {
                 if f.key == "exception" {
                     exceptions.push(f.value.clone());
                 }
@@ -232,14 +237,15 @@ fn exceptional_exits_carry_the_exception_type_and_message() {
 #[test]
 fn spans_have_readable_signatures_and_decoded_values() {
     let trace = decode("demo-v060-omnibinary");
+    let strings = &trace.strings;
     let all: Vec<String> = trace
         .threads
         .iter()
         .flat_map(|t| {
             (0..t.spans.len() as u32).flat_map(move |i| {
                 t.spans
-                    .details_of(i)
-                    .iter()
+                    .details_of(i, strings)
+                    .into_iter()
                     .map(|f| format!("{}={}", f.key, f.value))
             })
         })

@@ -75,7 +75,7 @@ fn a_call_site_nests_its_woven_callee_and_values_are_decoded() {
     let s = &trace.threads[0].spans;
     assert_eq!(s.depth, vec![0, 1, 2]);
     assert_eq!((s.start[0], s.end[0]), (0, 7));
-    let f = s.details_of(0);
+    let f = s.details_of(0, &trace.strings);
     assert!(f.contains(&flamedrop_core::model::Field::new("param 0", "7")));
     assert!(f.contains(&flamedrop_core::model::Field::new("return", "49")));
     assert!(f.contains(&flamedrop_core::model::Field::new(
@@ -127,7 +127,7 @@ fn the_04_dialect_links_call_returns_by_call_parent() {
     let s = &trace.threads[0].spans;
     assert_eq!((s.start[1], s.end[1]), (1, 3));
     assert!(s
-        .details_of(1)
+        .details_of(1, &trace.strings)
         .contains(&flamedrop_core::model::Field::new("return", "3")));
 }
 
@@ -166,10 +166,13 @@ fn an_exceptional_exit_closes_the_call_left_open() {
     let s = &trace.threads[0].spans;
     assert_eq!(s.end, vec![6, 4, 4]);
     assert!(s
-        .details_of(1)
+        .details_of(1, &trace.strings)
         .iter()
         .any(|f| f.key == "exception" && f.value.contains("no CALL_RETURN")));
-    assert!(s.details_of(2).iter().any(|f| f.key == "exception"));
+    assert!(s
+        .details_of(2, &trace.strings)
+        .iter()
+        .any(|f| f.key == "exception"));
 }
 
 #[test]
@@ -197,7 +200,7 @@ fn text_streams_with_and_without_header_and_timestamps() {
         decode_files(&folder(vec![("log-00001.txt", stamped.into_bytes())])).expect("decodes");
     assert!(trace.threads[0]
         .spans
-        .details_of(0)
+        .details_of(0, &trace.strings)
         .iter()
         .any(|f| f.key == "time (ms)"));
 }

@@ -143,7 +143,7 @@ fn arguments_and_return_values_read_as_replay_shows_them() {
         let thread = &trace.threads[0];
         let mut ours = Vec::new();
         for i in 0..thread.spans.len() {
-            let details = thread.spans.details_of(i as u32);
+            let details = thread.spans.details_of(i as u32, &trace.strings);
             let args = details.iter().find(|f| f.key == "args");
             let ret = details.iter().find(|f| f.key == "return");
             if let Some(args) = args {
@@ -190,13 +190,7 @@ fn sdt_read_and_watch_events_become_markers_with_their_payloads() {
         .iter()
         .position(|n| *n == "read:proc/statm")
         .expect("statm");
-    let fields = &thread
-        .instants
-        .details
-        .iter()
-        .find(|(i, _)| *i == statm as u32)
-        .expect("payload")
-        .1;
+    let fields = thread.instants.details_of(statm as u32, &trace.strings);
     assert_eq!(fields.len(), 3);
     assert_eq!(fields[0].key, "vmsize KB");
 }

@@ -93,7 +93,7 @@ mod tests {
             depth: vec![0, 1, 2],
             name: vec![0, 1, 0],
             flags: vec![0; 3],
-            details: vec![],
+            details: Default::default(),
         };
         let mut seen = Vec::new();
         walk_spans(&spans, |v| seen.push((v.index, v.self_time, v.outermost)));

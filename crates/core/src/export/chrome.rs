@@ -52,7 +52,7 @@ pub fn to_chrome_json(trace: &Trace) -> String {
                 (s.end[i] - s.start[i]) as f64 * scale,
                 json(trace.str(s.name[i]))
             );
-            let details = s.details_of(i as u32);
+            let details = s.details_of(i as u32, &trace.strings);
             if !details.is_empty() || s.flags[i] & SPAN_OPEN_AT_END != 0 {
                 out.push_str(",\"args\":{");
                 let mut fields: Vec<String> = details

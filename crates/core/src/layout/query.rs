@@ -135,7 +135,7 @@ mod tests {
         let instants = Instants {
             time: vec![100, 200, 900],
             name: vec![0; 3],
-            details: vec![],
+            details: Default::default(),
         };
         let view = Viewport::new(0.0, 1000.0, 100.0);
         assert_eq!(instant_at(&instants, &view, 0, 11.0, 3.0), Some(0));

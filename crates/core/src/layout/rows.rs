@@ -316,7 +316,7 @@ mod tests {
         let instants = Instants {
             time: vec![0, 1, 2, 500, 990, 2000],
             name: vec![0; 6],
-            details: vec![],
+            details: Default::default(),
         };
         let mut out = Vec::new();
         layout_instants(&instants, &Viewport::new(0.0, 1000.0, 100.0), 0, &mut out);

@@ -6,7 +6,8 @@
 //! depth, every still-open call closed at the end and counted.
 
 use super::{
-    Diagnostic, Field, Format, Process, Severity, StrId, Thread, TimeUnit, Trace, SPAN_OPEN_AT_END,
+    Diagnostic, Field, Format, Process, Severity, StrId, Thread, TimeUnit, Trace, Value,
+    SPAN_OPEN_AT_END,
 };
 use std::collections::HashMap;
 
@@ -24,8 +25,6 @@ pub struct TraceBuilder {
     thread_index: HashMap<String, ThreadRef>,
     process_index: HashMap<String, u32>,
     diagnostic_index: HashMap<(String, Option<String>), usize>,
-    span_details: Vec<Vec<(u32, Field)>>,
-    instant_details: Vec<Vec<(u32, Vec<Field>)>>,
 }
 
 /// Per-thread state that exists only while building.
@@ -53,8 +52,6 @@ impl TraceBuilder {
             thread_index: HashMap::new(),
             process_index: HashMap::new(),
             diagnostic_index: HashMap::new(),
-            span_details: Vec::new(),
-            instant_details: Vec::new(),
         }
     }
 
@@ -109,8 +106,6 @@ impl TraceBuilder {
             cursor: i64::MIN,
             ..OpenState::default()
         });
-        self.span_details.push(Vec::new());
-        self.instant_details.push(Vec::new());
         self.thread_index.insert(id.to_owned(), t);
         t
     }
@@ -270,15 +265,39 @@ impl TraceBuilder {
         }
     }
 
-    /// Attaches a field (an argument, a return value…) to a span.
+    /// Attaches a field (an argument, a return value…) to a span, interning
+    /// its key and its text. Hot paths use [`TraceBuilder::detail`].
     pub fn add_detail(&mut self, t: ThreadRef, span: SpanRef, field: Field) {
-        if let Some(details) = self.span_details.get_mut(t as usize) {
-            details.push((span, field));
+        let key = self.intern(&field.key);
+        let value = Value::Text(self.intern(&field.value));
+        self.detail(t, span, key, value);
+    }
+
+    /// Attaches a field with an interned key and a value that is interned
+    /// text or a number (formatted only when shown) to a span.
+    pub fn detail(&mut self, t: ThreadRef, span: SpanRef, key: StrId, value: Value) {
+        if let Some(thread) = self.trace.threads.get_mut(t as usize) {
+            thread.spans.details.push(span, key, value);
         }
     }
 
     /// Adds an instant marker.
     pub fn instant(&mut self, t: ThreadRef, time: i64, name: StrId, fields: Vec<Field>) {
+        let fields: Vec<(StrId, Value)> = fields
+            .iter()
+            .map(|f| (self.intern(&f.key), Value::Text(self.intern(&f.value))))
+            .collect();
+        self.instant_with(t, time, name, &fields);
+    }
+
+    /// Adds an instant marker whose fields are already interned.
+    pub fn instant_with(
+        &mut self,
+        t: ThreadRef,
+        time: i64,
+        name: StrId,
+        fields: &[(StrId, Value)],
+    ) {
         self.touch(t, time);
         let Some(thread) = self.trace.threads.get_mut(t as usize) else {
             return;
@@ -286,8 +305,8 @@ impl TraceBuilder {
         let index = thread.instants.time.len() as u32;
         thread.instants.time.push(time);
         thread.instants.name.push(name);
-        if !fields.is_empty() {
-            self.instant_details[t as usize].push((index, fields));
+        for &(key, value) in fields {
+            thread.instants.details.push(index, key, value);
         }
     }
 
@@ -349,12 +368,9 @@ impl TraceBuilder {
                 "timestamps went backwards within a thread and were moved forward to keep calls nested".into()
             });
         }
-        for (thread, details) in self.trace.threads.iter_mut().zip(self.span_details) {
-            thread.spans.details = group_by_index(details);
-        }
-        for (thread, mut details) in self.trace.threads.iter_mut().zip(self.instant_details) {
-            sort_instants(&mut thread.instants, &mut details);
-            thread.instants.details = details;
+        for thread in &mut self.trace.threads {
+            thread.spans.details.sort_by_owner();
+            sort_instants(&mut thread.instants);
         }
         self.trace
     }
@@ -375,22 +391,10 @@ impl TraceBuilder {
     }
 }
 
-/// Groups `(span, field)` pairs into one entry per span, in span order.
-fn group_by_index(mut pairs: Vec<(u32, Field)>) -> Vec<(u32, Vec<Field>)> {
-    pairs.sort_by_key(|(i, _)| *i);
-    let mut grouped: Vec<(u32, Vec<Field>)> = Vec::new();
-    for (index, field) in pairs {
-        match grouped.last_mut() {
-            Some((last, fields)) if *last == index => fields.push(field),
-            _ => grouped.push((index, vec![field])),
-        }
-    }
-    grouped
-}
-
 /// Puts markers in time order (stable), renumbering their details to match.
-fn sort_instants(instants: &mut super::Instants, details: &mut [(u32, Vec<Field>)]) {
+fn sort_instants(instants: &mut super::Instants) {
     if instants.time.windows(2).all(|w| w[0] <= w[1]) {
+        instants.details.sort_by_owner();
         return;
     }
     let mut order: Vec<u32> = (0..instants.time.len() as u32).collect();
@@ -401,10 +405,7 @@ fn sort_instants(instants: &mut super::Instants, details: &mut [(u32, Vec<Field>
     }
     instants.time = order.iter().map(|&i| instants.time[i as usize]).collect();
     instants.name = order.iter().map(|&i| instants.name[i as usize]).collect();
-    for (index, _) in details.iter_mut() {
-        *index = new_index[*index as usize];
-    }
-    details.sort_by_key(|(i, _)| *i);
+    instants.details.renumber(&new_index);
 }
 
 /// Largest magnitude a span or thread time may have: any two such times
@@ -499,8 +500,14 @@ mod tests {
         b.add_detail(t, inner, Field::new("return", "2"));
         let trace = b.finish();
         let s = &trace.threads[0].spans;
-        assert_eq!(s.details_of(outer), &[Field::new("return", "7")]);
-        assert_eq!(s.details_of(inner).len(), 2);
+        assert_eq!(
+            s.details_of(outer, &trace.strings),
+            vec![Field::new("return", "7")]
+        );
+        assert_eq!(
+            s.details_of(inner, &trace.strings),
+            vec![Field::new("args", "1"), Field::new("return", "2")]
+        );
     }
 
     #[test]

@@ -6,11 +6,11 @@
 //! cost about one memory copy. Decoding checks every length and never panics.
 
 use super::{
-    Allocations, Column, Counter, Diagnostic, Field, Format, Instants, Process, SampleSet,
+    Allocations, Column, Counter, Details, Diagnostic, Field, Format, Instants, Process, SampleSet,
     Severity, Spans, StackTable, StringTable, Table, Thread, TimeUnit, Trace,
 };
 
-const MAGIC: &[u8; 8] = b"FLMDRP02";
+const MAGIC: &[u8; 8] = b"FLMDRP03";
 
 /// Encodes a trace.
 pub fn encode(trace: &Trace) -> Vec<u8> {
@@ -350,16 +350,11 @@ impl Writer {
         }
         self.str(&t.note);
     }
-    fn details(&mut self, d: &[(u32, Vec<Field>)]) {
-        self.u64(d.len() as u64);
-        for (index, fields) in d {
-            self.u64(u64::from(*index));
-            self.u64(fields.len() as u64);
-            for f in fields {
-                self.str(&f.key);
-                self.str(&f.value);
-            }
-        }
+    fn details(&mut self, d: &Details) {
+        self.u32s(&d.owner);
+        self.u32s(&d.key);
+        self.bytes(&d.kind);
+        self.u64s(&d.payload);
     }
 }
 
@@ -514,20 +509,14 @@ impl<'a> Reader<'a> {
             note: self.str()?,
         })
     }
-    fn details(&mut self) -> Option<Vec<(u32, Vec<Field>)>> {
-        let mut out = Vec::new();
-        for _ in 0..self.count()? {
-            let index = u32::try_from(self.u64()?).ok()?;
-            let mut fields = Vec::new();
-            for _ in 0..self.count()? {
-                fields.push(Field {
-                    key: self.str()?,
-                    value: self.str()?,
-                });
-            }
-            out.push((index, fields));
-        }
-        Some(out)
+    fn details(&mut self) -> Option<Details> {
+        let details = Details {
+            owner: self.u32s()?,
+            key: self.u32s()?,
+            kind: self.bytes()?,
+            payload: self.u64s()?,
+        };
+        details.is_consistent().then_some(details)
     }
 }
 

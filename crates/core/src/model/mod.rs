@@ -9,6 +9,7 @@
 mod builder;
 mod builder_resources;
 pub mod codec;
+mod details;
 mod diagnostics;
 pub mod merge;
 mod resources;
@@ -17,6 +18,7 @@ mod strings;
 
 pub use builder::{SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
+pub use details::{Details, Field, Value, KIND_HEX, KIND_INT, KIND_NUMBERED, KIND_TEXT};
 pub use diagnostics::{Diagnostic, Severity};
 pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};
 pub use stacks::{SampleSet, StackTable, NO_PARENT};
@@ -177,9 +179,9 @@ pub struct Spans {
     pub name: Vec<StrId>,
     /// `SPAN_*` bits.
     pub flags: Vec<u8>,
-    /// Extra fields of the few spans that have them (arguments, return
-    /// values), sorted by span index.
-    pub details: Vec<(u32, Vec<Field>)>,
+    /// Extra fields of the spans that have them (arguments, return
+    /// values, classes, sizes …), by span index.
+    pub details: Details,
 }
 
 impl Spans {
@@ -193,29 +195,15 @@ impl Spans {
         self.start.is_empty()
     }
 
-    /// The extra fields of span `index`, if it has any.
-    pub fn details_of(&self, index: u32) -> &[Field] {
-        match self.details.binary_search_by_key(&index, |(i, _)| *i) {
-            Ok(at) => &self.details[at].1,
-            Err(_) => &[],
-        }
+    /// Number of detail fields over all spans.
+    pub fn detail_count(&self) -> usize {
+        self.details.len()
     }
-}
 
-/// A named value shown in a tooltip or the detail panel.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Field {
-    pub key: String,
-    pub value: String,
-}
-
-impl Field {
-    /// A field from anything printable.
-    pub fn new(key: impl Into<String>, value: impl Into<String>) -> Self {
-        Field {
-            key: key.into(),
-            value: value.into(),
-        }
+    /// The extra fields of span `index` as text (empty if it has none);
+    /// `strings` is the trace's string table.
+    pub fn details_of(&self, index: u32, strings: &StringTable) -> Vec<Field> {
+        self.details.fields_of(index, strings)
     }
 }
 
@@ -224,8 +212,8 @@ impl Field {
 pub struct Instants {
     pub time: Vec<i64>,
     pub name: Vec<StrId>,
-    /// Fields of the markers that carry a payload, sorted by marker index.
-    pub details: Vec<(u32, Vec<Field>)>,
+    /// Fields of the markers that carry a payload, by marker index.
+    pub details: Details,
 }
 
 impl Instants {
@@ -237,5 +225,15 @@ impl Instants {
     /// True when there are no markers.
     pub fn is_empty(&self) -> bool {
         self.time.is_empty()
+    }
+
+    /// Number of detail fields over all markers.
+    pub fn detail_count(&self) -> usize {
+        self.details.len()
+    }
+
+    /// The fields of marker `index` as text (empty if it has none).
+    pub fn details_of(&self, index: u32, strings: &StringTable) -> Vec<Field> {
+        self.details.fields_of(index, strings)
     }
 }

@@ -1,8 +1,8 @@
 //! The interned string table: every name in a trace is stored once and
 //! referred to by a small id.
 
+use crate::fast_hash::FastMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// An index into a [`StringTable`].
 pub type StrId = u32;
@@ -13,7 +13,7 @@ pub type StrId = u32;
 pub struct StringTable {
     strings: Vec<String>,
     #[serde(skip)]
-    index: HashMap<String, StrId>,
+    index: FastMap<String, StrId>,
 }
 
 impl StringTable {
@@ -29,6 +29,17 @@ impl StringTable {
         self.strings.push(s.to_owned());
         self.index.insert(s.to_owned(), id);
         id
+    }
+
+    /// The id of `s` if the table holds it (never adds it).
+    pub fn find(&self, s: &str) -> Option<StrId> {
+        if self.index.len() == self.strings.len() {
+            return self.index.get(s).copied();
+        }
+        self.strings
+            .iter()
+            .position(|t| t == s)
+            .map(|at| at as StrId)
     }
 
     /// The string behind `id`; an unknown id reads as the empty string.
@@ -55,7 +66,7 @@ impl StringTable {
     pub fn from_vec(strings: Vec<String>) -> Self {
         let mut table = StringTable {
             strings,
-            index: HashMap::new(),
+            index: FastMap::default(),
         };
         table.rebuild_index();
         table

@@ -13,9 +13,10 @@
 use super::modules::Symbolizer;
 use super::packets::{CALL_ALLOC, CALL_FREE};
 use super::session::{Call, Session};
+use crate::fast_hash::FastMap;
 use crate::model::{
-    AllocationRef, CounterRef, Field, ResourceRef, Severity, SpanRef, StrId, ThreadRef,
-    TraceBuilder, NO_PARENT,
+    AllocationRef, CounterRef, ResourceRef, Severity, SpanRef, StrId, ThreadRef, TraceBuilder,
+    Value, NO_PARENT,
 };
 use std::collections::HashMap;
 
@@ -27,6 +28,8 @@ pub struct ResourceSlot {
     /// RESR id (the CALL's `res_type_id`).
     pub type_id: u32,
     pub name: String,
+    /// `name`, interned.
+    name_id: StrId,
     pub refcounted: bool,
     pub unit: &'static str,
     pub resource: ResourceRef,
@@ -70,9 +73,9 @@ pub fn build(
     let mut slots = resource_slots(session, builder);
     let mut blocks: Vec<Vec<Block>> = slots.iter().map(|_| Vec::new()).collect();
     // (slot, resource id) → (block index, reference count).
-    let mut held: HashMap<(usize, u64), (usize, u32)> = HashMap::new();
-    let mut frame_names: HashMap<u64, StrId> = HashMap::new();
-    let mut stacks: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut held: FastMap<(usize, u64), (usize, u32)> = FastMap::default();
+    let mut frame_names: FastMap<u64, StrId> = FastMap::default();
+    let mut stacks: FastMap<(u32, u32), u32> = FastMap::default();
     let mut context_calls: HashMap<u32, u64> = HashMap::new();
     let (mut unmatched, mut undefined, mut unknown_types) = (0u64, 0u64, 0u64);
     let context_names: HashMap<u32, &str> = session
@@ -81,6 +84,10 @@ pub fn build(
         .map(|(id, name)| (*id, name.as_str()))
         .collect();
     let no_backtrace = builder.intern("(no backtrace)");
+    let words = Words::new(builder);
+    let mut context_values: HashMap<u32, StrId> = HashMap::new();
+    let mut argument_keys: HashMap<String, StrId> = HashMap::new();
+    let mut clock_texts: FastMap<u32, StrId> = FastMap::default();
 
     for (index, call) in session.calls.iter().enumerate() {
         let ordinal = index as u32 + 1;
@@ -106,10 +113,20 @@ pub fn build(
                 slots.len() - 1
             }
         };
-        let resource = &slots[slot_index].name;
-        for field in call_details(session, index as u32, call, resource, &context_names) {
-            builder.add_detail(thread, span, field);
-        }
+        let resource = slots[slot_index].name_id;
+        let texts = CallTexts {
+            words: &words,
+            contexts: &context_names,
+        };
+        let mut caches = (&mut context_values, &mut argument_keys, &mut clock_texts);
+        texts.add(
+            builder,
+            (thread, span),
+            session,
+            (index as u32, call),
+            resource,
+            &mut caches,
+        );
         for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
             *context_calls.entry(bit).or_default() += 1;
         }
@@ -121,8 +138,8 @@ pub fn build(
                 if let Some((at, count)) = held.get_mut(&key).filter(|_| slot.refcounted) {
                     *count = count.saturating_add(1);
                     let first = list.get(*at).map_or(0, |b| b.call);
-                    let text = format!("count {count} on call #{first}");
-                    builder.add_detail(thread, span, Field::new("reference", text));
+                    let text = builder.intern(&format!("count {count} on call #{first}"));
+                    builder.detail(thread, span, words.reference, Value::Text(text));
                     continue;
                 }
                 let stack = *stacks
@@ -164,7 +181,7 @@ pub fn build(
                 let Some((at, count)) = held.get_mut(&key) else {
                     unmatched += 1;
                     builder.unmatched_free(slot.resource);
-                    builder.add_detail(thread, span, Field::new("frees", "nothing allocated"));
+                    builder.detail(thread, span, words.frees, Value::Text(words.nothing));
                     continue;
                 };
                 *count = count.saturating_sub(1);
@@ -173,8 +190,8 @@ pub fn build(
                     continue;
                 };
                 if slot.refcounted && *count > 0 {
-                    let text = format!("count {count} on call #{}", block.call);
-                    builder.add_detail(thread, span, Field::new("reference", text));
+                    let text = builder.intern(&format!("count {count} on call #{}", block.call));
+                    builder.detail(thread, span, words.reference, Value::Text(text));
                     continue;
                 }
                 held.remove(&key);
@@ -183,13 +200,19 @@ pub fn build(
                 slot.live_total = slot.live_total.saturating_sub(block.size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
                 let freed_call = block.call;
-                builder.add_detail(
+                let call_no = words.call_no;
+                builder.detail(
                     thread,
                     span,
-                    Field::new("frees", format!("call #{freed_call}")),
+                    words.frees,
+                    Value::Numbered(call_no, freed_call),
                 );
-                let freed_by = Field::new("freed by", format!("call #{ordinal}"));
-                builder.add_detail(thread, block.span, freed_by);
+                builder.detail(
+                    thread,
+                    block.span,
+                    words.freed_by,
+                    Value::Numbered(call_no, ordinal),
+                );
             }
             _ => undefined += 1,
         }
@@ -201,11 +224,7 @@ pub fn build(
             list.iter()
                 .filter(|b| !b.freed)
                 .map(|b| {
-                    builder.add_detail(
-                        thread,
-                        b.span,
-                        Field::new("freed by", "never (live at the end)"),
-                    );
+                    builder.detail(thread, b.span, words.freed_by, Value::Text(words.never));
                     LiveBlock {
                         call: b.call,
                         backtrace: b.backtrace,
@@ -258,6 +277,7 @@ fn new_slot(
     ResourceSlot {
         type_id,
         name: name.to_owned(),
+        name_id: builder.intern(name),
         refcounted: flags & super::session::RESOURCE_REFCOUNT != 0,
         unit,
         resource,
@@ -266,48 +286,132 @@ fn new_slot(
     }
 }
 
-/// The detail fields of a call span.
-fn call_details(
-    session: &Session,
-    index: u32,
-    call: &Call,
-    resource: &str,
-    contexts: &HashMap<u32, &str>,
-) -> Vec<Field> {
-    let kind = match call.kind {
-        CALL_ALLOC => "alloc",
-        CALL_FREE => "free",
-        _ => "undefined",
-    };
-    let mut out = vec![Field::new("call", kind), Field::new("resource", resource)];
-    if call.kind == CALL_ALLOC {
-        out.push(Field::new("size", call.size.to_string()));
-    }
-    out.push(Field::new("id", format!("{:#x}", call.id)));
-    for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
-        let name = contexts
-            .get(&bit)
-            .map_or_else(|| format!("{bit:#x}"), |n| (*n).to_owned());
-        out.push(Field::new("context", name));
-    }
-    if call.timestamp != 0 {
-        out.push(Field::new("timestamp", clock_text(call.timestamp)));
-    }
-    if let Some(args) = session.arguments.get(&index) {
-        for (name, value) in args {
-            out.push(Field::new(format!("${name}"), value.clone()));
+/// The interned keys and fixed values of call details, made once.
+struct Words {
+    call: StrId,
+    resource: StrId,
+    size: StrId,
+    id: StrId,
+    context: StrId,
+    timestamp: StrId,
+    backtrace: StrId,
+    reference: StrId,
+    frees: StrId,
+    freed_by: StrId,
+    /// `call #`, before a call's ordinal.
+    call_no: StrId,
+    /// `#`, before a backtrace's number.
+    hash: StrId,
+    none: StrId,
+    nothing: StrId,
+    never: StrId,
+    kinds: [StrId; 3],
+}
+
+impl Words {
+    fn new(builder: &mut TraceBuilder) -> Self {
+        Words {
+            call: builder.intern("call"),
+            resource: builder.intern("resource"),
+            size: builder.intern("size"),
+            id: builder.intern("id"),
+            context: builder.intern("context"),
+            timestamp: builder.intern("timestamp"),
+            backtrace: builder.intern("backtrace"),
+            reference: builder.intern("reference"),
+            frees: builder.intern("frees"),
+            freed_by: builder.intern("freed by"),
+            call_no: builder.intern("call #"),
+            hash: builder.intern("#"),
+            none: builder.intern("none"),
+            nothing: builder.intern("nothing allocated"),
+            never: builder.intern("never (live at the end)"),
+            kinds: [
+                builder.intern("alloc"),
+                builder.intern("free"),
+                builder.intern("undefined"),
+            ],
         }
     }
-    let frames = session.backtrace(call).len();
-    out.push(Field::new(
-        "backtrace",
-        if frames == 0 {
-            "none".to_owned()
+}
+
+/// Interned context names by bit, argument keys by name, clock texts by
+/// timestamp.
+type Caches<'a> = (
+    &'a mut HashMap<u32, StrId>,
+    &'a mut HashMap<String, StrId>,
+    &'a mut FastMap<u32, StrId>,
+);
+
+/// What the detail fields of a call are made from.
+struct CallTexts<'a> {
+    words: &'a Words,
+    contexts: &'a HashMap<u32, &'a str>,
+}
+
+impl CallTexts<'_> {
+    /// Adds the detail fields of a call span: kind, resource, size, id,
+    /// contexts, timestamp, arguments and backtrace. `caches` remember the
+    /// interned context names and argument keys.
+    fn add(
+        &self,
+        builder: &mut TraceBuilder,
+        (thread, span): (ThreadRef, SpanRef),
+        session: &Session,
+        (index, call): (u32, &Call),
+        resource: StrId,
+        caches: &mut Caches,
+    ) {
+        let w = self.words;
+        let kind = match call.kind {
+            CALL_ALLOC => w.kinds[0],
+            CALL_FREE => w.kinds[1],
+            _ => w.kinds[2],
+        };
+        builder.detail(thread, span, w.call, Value::Text(kind));
+        builder.detail(thread, span, w.resource, Value::Text(resource));
+        if call.kind == CALL_ALLOC {
+            builder.detail(thread, span, w.size, Value::Int(i64::from(call.size)));
+        }
+        builder.detail(thread, span, w.id, Value::Hex(call.id));
+        for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
+            let name = *caches.0.entry(bit).or_insert_with(|| {
+                let text = self
+                    .contexts
+                    .get(&bit)
+                    .map_or_else(|| format!("{bit:#x}"), |n| (*n).to_owned());
+                builder.intern(&text)
+            });
+            builder.detail(thread, span, w.context, Value::Text(name));
+        }
+        if call.timestamp != 0 {
+            let text = *caches
+                .2
+                .entry(call.timestamp)
+                .or_insert_with(|| builder.intern(&clock_text(call.timestamp)));
+            builder.detail(thread, span, w.timestamp, Value::Text(text));
+        }
+        if let Some(args) = session.arguments.get(&index) {
+            for (name, value) in args {
+                let key = match caches.1.get(name) {
+                    Some(&key) => key,
+                    None => {
+                        let key = builder.intern(&format!("${name}"));
+                        caches.1.insert(name.clone(), key);
+                        key
+                    }
+                };
+                let value = builder.intern(value);
+                builder.detail(thread, span, key, Value::Text(value));
+            }
+        }
+        let backtrace = if session.backtrace(call).is_empty() {
+            Value::Text(w.none)
         } else {
-            format!("#{}", call.backtrace)
-        },
-    ));
-    out
+            Value::Numbered(w.hash, call.backtrace)
+        };
+        builder.detail(thread, span, w.backtrace, backtrace);
+    }
 }
 
 /// A CALL timestamp (ms of the monotonic clock modulo 24 h) as `postproc`

@@ -147,16 +147,20 @@ impl RtraceDecoder {
     }
 
     fn handle(&mut self, event: Event) {
-        let path = self.trace_path();
-        let file = Some(path.as_str());
+        let path = self
+            .trace_file
+            .and_then(|i| self.probes.get(i))
+            .map_or("", |p| p.path.as_str());
+        let file = Some(path);
         let (Some(session), builder) = (self.session.as_mut(), &mut self.builder) else {
             return;
         };
         match event {
             Event::Packet(p) => match packets::decode(&p.tag, &p.payload, &session.handshake) {
                 Some(payload) => {
-                    let problem = session.apply(&p.tag, payload);
-                    report_problem(builder, file, p.offset, problem);
+                    if let Some(problem) = session.apply(&p.tag, payload) {
+                        report_problem(builder, file, p.offset, Some(problem));
+                    }
                 }
                 None => {
                     let tag = String::from_utf8_lossy(&p.tag).into_owned();

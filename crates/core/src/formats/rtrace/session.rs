@@ -6,7 +6,8 @@
 use super::handshake::Handshake;
 use super::modules::Mapping;
 use super::packets::{CallPacket, HeapInfo, Payload};
-use std::collections::{BTreeMap, HashMap};
+use crate::fast_hash::FastMap;
+use std::collections::BTreeMap;
 
 /// PINF: the traced process.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -79,11 +80,11 @@ pub struct Session {
     pub mappings: Vec<Mapping>,
     pub calls: Vec<Call>,
     pub functions: Vec<String>,
-    function_index: HashMap<String, u32>,
+    function_index: FastMap<String, u32>,
     pub backtraces: Vec<Vec<u64>>,
-    backtrace_index: HashMap<Vec<u64>, u32>,
+    backtrace_index: FastMap<Vec<u64>, u32>,
     /// ARGS by call index.
-    pub arguments: HashMap<u32, Vec<(String, String)>>,
+    pub arguments: FastMap<u32, Vec<(String, String)>>,
     pub heap: Option<HeapInfo>,
     /// FILE: attachment name and path.
     pub attachments: Vec<(String, String)>,
@@ -106,10 +107,10 @@ impl Session {
             mappings: Vec::new(),
             calls: Vec::new(),
             functions: Vec::new(),
-            function_index: HashMap::new(),
+            function_index: FastMap::default(),
             backtraces: vec![Vec::new()],
-            backtrace_index: HashMap::from([(Vec::new(), 0)]),
-            arguments: HashMap::new(),
+            backtrace_index: FastMap::from_iter([(Vec::new(), 0)]),
+            arguments: FastMap::default(),
             heap: None,
             attachments: Vec::new(),
             packet_counts: BTreeMap::new(),
@@ -119,10 +120,13 @@ impl Session {
 
     /// Takes one decoded packet in; returns what was odd about it.
     pub fn apply(&mut self, tag: &[u8; 4], payload: Payload) -> Option<Problem> {
-        *self
-            .packet_counts
-            .entry(String::from_utf8_lossy(tag).into_owned())
-            .or_default() += 1;
+        let name = String::from_utf8_lossy(tag);
+        match self.packet_counts.get_mut(name.as_ref()) {
+            Some(count) => *count += 1,
+            None => {
+                self.packet_counts.insert(name.into_owned(), 1);
+            }
+        }
         let mut problem = None;
         match payload {
             Payload::ProcessInfo {
@@ -190,14 +194,15 @@ impl Session {
     }
 
     fn push_call(&mut self, call: CallPacket) {
-        let next = self.functions.len() as u32;
-        let function = *self
-            .function_index
-            .entry(call.function.clone())
-            .or_insert(next);
-        if function == next {
-            self.functions.push(call.function);
-        }
+        let function = match self.function_index.get(&call.function) {
+            Some(&function) => function,
+            None => {
+                let next = self.functions.len() as u32;
+                self.function_index.insert(call.function.clone(), next);
+                self.functions.push(call.function);
+                next
+            }
+        };
         self.calls.push(Call {
             resource_type: call.resource_type,
             context: call.context,

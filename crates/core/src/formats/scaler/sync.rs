@@ -121,8 +121,8 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
     let mut objects: BTreeMap<(usize, String), Usage> = BTreeMap::new();
     for (t, thread) in trace.threads.iter().enumerate() {
         let spans = &thread.spans;
-        for (index, fields) in &spans.details {
-            let i = *index as usize;
+        for (index, fields) in spans.details.grouped(&trace.strings) {
+            let i = index as usize;
             let (Some(&start), Some(&end), Some(&name), Some(&flags)) = (
                 spans.start.get(i),
                 spans.end.get(i),
@@ -136,13 +136,11 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
                 let Some(kind) = KINDS.iter().position(|k| *k == field.key) else {
                     continue;
                 };
-                let usage = objects
-                    .entry((kind, field.value.clone()))
-                    .or_insert_with(|| Usage {
-                        first: i64::MAX,
-                        last: i64::MIN,
-                        ..Usage::default()
-                    });
+                let usage = objects.entry((kind, field.value)).or_insert_with(|| Usage {
+                    first: i64::MAX,
+                    last: i64::MIN,
+                    ..Usage::default()
+                });
                 usage.threads.insert(t);
                 usage.first = usage.first.min(start);
                 usage.last = usage.last.max(end);

@@ -12,10 +12,10 @@
 use super::objects::{describe_value, Objects};
 use super::signature::{dotted, readable_params, readable_signature};
 use super::statics::{DataInfo, EventKind, MethodInfo, ValueDesc};
+use crate::fast_hash::FastMap;
 use crate::model::{
-    Field, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, SPAN_CUT,
+    Field, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value, SPAN_CUT,
 };
-use std::collections::HashMap;
 
 /// One event of the stream, as read from either encoding.
 #[derive(Clone, Copy, Debug)]
@@ -41,13 +41,20 @@ pub struct Statics {
     pub data: Vec<Option<DataInfo>>,
     pub objects: Objects,
     /// CALL_RETURN data id → its CALL's data id.
-    call_of_return: HashMap<u32, u32>,
+    call_of_return: FastMap<u32, u32>,
     /// Span name of each method id, made on first use.
-    method_names: HashMap<u32, StrId>,
+    method_names: FastMap<u32, StrId>,
+    /// Fixed detail fields (class, method, signature, …) of each method id's
+    /// spans, interned on first use.
+    method_fields: FastMap<u32, Vec<(StrId, StrId)>>,
+    /// Span name of each CALL data id, made on first use.
+    call_names: FastMap<u32, StrId>,
+    /// `param 0`, `param 1`, … interned.
+    param_keys: Vec<StrId>,
     /// Method names that occur more than once in a class (overloads).
     overloaded: std::collections::HashSet<(String, String)>,
     /// Smallest source line of each method's rows (0.4 gives METHOD_ENTRY line 0).
-    first_line: HashMap<u32, i64>,
+    first_line: FastMap<u32, i64>,
 }
 
 impl Statics {
@@ -66,7 +73,7 @@ impl Statics {
             }
         }
         let call_of_return = link_call_returns(&data);
-        let mut first_line: HashMap<u32, i64> = HashMap::new();
+        let mut first_line: FastMap<u32, i64> = FastMap::default();
         for d in data.iter().flatten().filter(|d| d.line > 0) {
             let line = first_line.entry(d.method).or_insert(d.line);
             *line = (*line).min(d.line);
@@ -77,7 +84,10 @@ impl Statics {
             data,
             objects,
             call_of_return,
-            method_names: HashMap::new(),
+            method_names: FastMap::default(),
+            method_fields: FastMap::default(),
+            call_names: FastMap::default(),
+            param_keys: Vec::new(),
             overloaded,
         }
     }
@@ -106,12 +116,44 @@ impl Statics {
         self.method_names.insert(id, name);
         name
     }
+
+    /// The fixed detail fields of method `id`'s spans.
+    fn method_fields(&mut self, builder: &mut TraceBuilder, id: u32) -> &[(StrId, StrId)] {
+        let method = self.methods.get(id as usize).and_then(Option::as_ref);
+        self.method_fields.entry(id).or_insert_with(|| {
+            let Some(m) = method else {
+                return Vec::new();
+            };
+            let mut fields = vec![
+                ("class", m.class.clone()),
+                ("method", m.name.clone()),
+                ("signature", readable_signature(&m.class, &m.name, &m.desc)),
+                ("descriptor", m.desc.clone()),
+            ];
+            if !m.source.is_empty() {
+                fields.push(("source", m.source.clone()));
+            }
+            fields
+                .iter()
+                .map(|(k, v)| (builder.intern(k), builder.intern(v)))
+                .collect()
+        })
+    }
+
+    /// The key `param N`.
+    fn param_key(&mut self, builder: &mut TraceBuilder, n: u32) -> StrId {
+        while self.param_keys.len() <= n as usize {
+            let key = builder.intern(&format!("param {}", self.param_keys.len()));
+            self.param_keys.push(key);
+        }
+        self.param_keys[n as usize]
+    }
 }
 
 /// CALL_RETURN → CALL: 0.4 names the CALL in `CallParent`; later versions
 /// allocate CALL, its CALL_PARAMs and CALL_RETURN consecutively.
-fn link_call_returns(data: &[Option<DataInfo>]) -> HashMap<u32, u32> {
-    let mut links = HashMap::new();
+fn link_call_returns(data: &[Option<DataInfo>]) -> FastMap<u32, u32> {
+    let mut links = FastMap::default();
     for (id, info) in data.iter().enumerate() {
         let Some(info) = info else { continue };
         if info.kind != EventKind::CallReturn {
@@ -167,7 +209,7 @@ pub struct Replay {
     pub statics: Statics,
     /// The one process (the JVM), made with the first thread.
     process: Option<u32>,
-    threads: HashMap<i64, ThreadState>,
+    threads: FastMap<i64, ThreadState>,
     /// Events seen, over all stream files.
     pub events: u64,
     /// Whether any event carried a millisecond timestamp.
@@ -183,7 +225,7 @@ impl Replay {
             builder,
             statics,
             process: None,
-            threads: HashMap::new(),
+            threads: FastMap::default(),
             events: 0,
             saw_millis: false,
         }
@@ -213,7 +255,10 @@ impl Replay {
     pub fn event(&mut self, event: Event, origin: &Origin) {
         self.events += 1;
         self.saw_millis |= event.millis.is_some();
-        let info = self.statics.data(event.data_id).cloned();
+        // Taken out while the event is applied (nothing below looks data ids
+        // up again) and put back after: no copy per event.
+        let slot = usize::try_from(event.data_id).ok();
+        let info = slot.and_then(|at| self.statics.data.get_mut(at)?.take());
         // Damaged records would otherwise open one lane per garbage thread id.
         if info.is_some() || self.threads.contains_key(&event.thread) {
             let lane = self.lane(event.thread);
@@ -232,11 +277,13 @@ impl Replay {
             );
             return;
         };
-        let Some(mut state) = self.threads.remove(&event.thread) else {
-            return;
-        };
-        self.apply(&mut state, &info, event);
-        self.threads.insert(event.thread, state);
+        if let Some(mut state) = self.threads.remove(&event.thread) {
+            self.apply(&mut state, &info, event);
+            self.threads.insert(event.thread, state);
+        }
+        if let Some(at) = slot.and_then(|at| self.statics.data.get_mut(at)) {
+            *at = Some(info);
+        }
     }
 
     fn value_text(&self, info: &DataInfo, raw: i64) -> Option<String> {
@@ -253,7 +300,7 @@ impl Replay {
                 let value = self.value_text(info, event.value);
                 if let Some(top) = state.frames.last_mut() {
                     if top.kind == FrameKind::Method && top.method == info.method {
-                        let key = format!("param {}", top.params);
+                        let n = top.params;
                         top.params += 1;
                         let span = top.span;
                         let shown = match (info.attribute("name"), value) {
@@ -262,7 +309,8 @@ impl Replay {
                             (Some(name), None) => name.to_owned(),
                             (None, None) => String::new(),
                         };
-                        self.builder.add_detail(lane, span, Field::new(key, shown));
+                        let key = self.statics.param_key(&mut self.builder, n);
+                        self.text_detail(lane, span, key, &shown);
                     }
                 }
             }
@@ -283,43 +331,48 @@ impl Replay {
                     return;
                 };
                 let detail = if info.kind == EventKind::NormalExit {
-                    self.value_text(info, event.value)
-                        .map(|v| Field::new("return", v))
+                    self.value_text(info, event.value).map(|v| ("return", v))
                 } else {
-                    Some(Field::new(
-                        "exception",
-                        self.statics.objects.describe_exception(event.value as u64),
-                    ))
+                    let text = self.statics.objects.describe_exception(event.value as u64);
+                    Some(("exception", text))
                 };
-                if let Some(detail) = detail {
-                    self.builder.add_detail(lane, frame.span, detail);
+                if let Some((key, text)) = detail {
+                    let key = self.builder.intern(key);
+                    self.text_detail(lane, frame.span, key, &text);
                 }
                 self.end_frame(lane, &frame, seq + 1, event.millis);
             }
             EventKind::Call => {
                 self.settle(state, info.method, false, seq);
                 let call_id = u32::try_from(event.data_id).unwrap_or(u32::MAX);
-                let owner = info.attribute("owner").map(dotted).unwrap_or_default();
-                let callee = info.attribute("name").unwrap_or("?");
-                let name = if owner.is_empty() {
-                    format!("call {callee}")
-                } else {
-                    format!("call {owner}.{callee}")
+                let name = match self.statics.call_names.get(&call_id) {
+                    Some(&name) => name,
+                    None => {
+                        let owner = info.attribute("owner").map(dotted).unwrap_or_default();
+                        let callee = info.attribute("name").unwrap_or("?");
+                        let name = if owner.is_empty() {
+                            format!("call {callee}")
+                        } else {
+                            format!("call {owner}.{callee}")
+                        };
+                        let name = self.builder.intern(&name);
+                        self.statics.call_names.insert(call_id, name);
+                        name
+                    }
                 };
-                let name = self.builder.intern(&name);
                 let span = self.builder.begin(lane, seq, name, 0);
                 if let Some(desc) = info.attribute("desc") {
-                    self.builder
-                        .add_detail(lane, span, Field::new("descriptor", desc));
+                    let key = self.builder.intern("descriptor");
+                    self.text_detail(lane, span, key, desc);
                 }
                 if info.line > 0 {
-                    self.builder
-                        .add_detail(lane, span, Field::new("line", info.line.to_string()));
+                    let key = self.builder.intern("line");
+                    self.builder.detail(lane, span, key, Value::Int(info.line));
                 }
                 if let Some(receiver) = self.value_text(info, event.value) {
                     if event.value != 0 {
-                        self.builder
-                            .add_detail(lane, span, Field::new("receiver", receiver));
+                        let key = self.builder.intern("receiver");
+                        self.text_detail(lane, span, key, &receiver);
                     }
                 }
                 state.frames.push(Frame {
@@ -334,14 +387,11 @@ impl Replay {
                 let value = self.value_text(info, event.value);
                 if let Some(top) = state.frames.last_mut() {
                     if matches!(top.kind, FrameKind::Call(_)) && top.method == info.method {
-                        let key = format!("param {}", top.params);
+                        let n = top.params;
                         top.params += 1;
                         let span = top.span;
-                        self.builder.add_detail(
-                            lane,
-                            span,
-                            Field::new(key, value.unwrap_or_default()),
-                        );
+                        let key = self.statics.param_key(&mut self.builder, n);
+                        self.text_detail(lane, span, key, &value.unwrap_or_default());
                     }
                 }
             }
@@ -370,8 +420,8 @@ impl Replay {
                     return;
                 };
                 if let Some(v) = self.value_text(info, event.value) {
-                    self.builder
-                        .add_detail(lane, frame.span, Field::new("return", v));
+                    let key = self.builder.intern("return");
+                    self.text_detail(lane, frame.span, key, &v);
                 }
                 self.end_frame(lane, &frame, seq + 1, event.millis);
             }
@@ -408,18 +458,8 @@ impl Replay {
         let lane = state.lane;
         let name = self.statics.method_name(&mut self.builder, info.method);
         let span = self.builder.begin(lane, event.seq, name, 0);
-        let mut fields = Vec::new();
-        if let Some(m) = self.statics.method(info.method) {
-            fields.push(Field::new("class", m.class.clone()));
-            fields.push(Field::new("method", m.name.clone()));
-            fields.push(Field::new(
-                "signature",
-                readable_signature(&m.class, &m.name, &m.desc),
-            ));
-            fields.push(Field::new("descriptor", m.desc.clone()));
-            if !m.source.is_empty() {
-                fields.push(Field::new("source", m.source.clone()));
-            }
+        for &(key, value) in self.statics.method_fields(&mut self.builder, info.method) {
+            self.builder.detail(lane, span, key, Value::Text(value));
         }
         let line = if info.line > 0 {
             Some(info.line)
@@ -427,16 +467,13 @@ impl Replay {
             self.statics.first_line.get(&info.method).copied()
         };
         if let Some(line) = line {
-            fields.push(Field::new("line", line.to_string()));
+            let key = self.builder.intern("line");
+            self.builder.detail(lane, span, key, Value::Int(line));
         }
         if info.value == ValueDesc::Object && event.value != 0 {
-            fields.push(Field::new(
-                "this",
-                self.statics.objects.describe_object(event.value as u64),
-            ));
-        }
-        for field in fields {
-            self.builder.add_detail(lane, span, field);
+            let text = self.statics.objects.describe_object(event.value as u64);
+            let key = self.builder.intern("this");
+            self.text_detail(lane, span, key, &text);
         }
         state.frames.push(Frame {
             kind: FrameKind::Method,
@@ -445,6 +482,12 @@ impl Replay {
             params: 0,
             start_millis: event.millis,
         });
+    }
+
+    /// Attaches a text field to a span, interning the text.
+    fn text_detail(&mut self, lane: ThreadRef, span: SpanRef, key: StrId, text: &str) {
+        let value = self.builder.intern(text);
+        self.builder.detail(lane, span, key, Value::Text(value));
     }
 
     fn end_frame(&mut self, lane: ThreadRef, frame: &Frame, time: i64, millis: Option<i64>) {

@@ -14,11 +14,15 @@ use super::build_calls::CallStacks;
 use super::messages::{Frame, Message, ProcessInfo};
 use super::stream::ParsedStream;
 use super::values::display_list;
+use crate::fast_hash::FastMap;
 use crate::model::{
     Column, CounterRef, Field, Format, SampleSetRef, Severity, Table, ThreadRef, TimeUnit, Trace,
     TraceBuilder, SPAN_OFF_CPU,
 };
-use std::collections::HashMap;
+
+/// A system-message counter: what it measures, which CPU, process, thread
+/// or device (an index), its process and its thread.
+pub type SystemCounterKey = (&'static str, u64, Option<u32>, Option<ThreadRef>);
 
 /// Which lane of a thread an event goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,15 +38,18 @@ pub struct Build<'a> {
     pub b: TraceBuilder,
     pub file: &'a str,
     pub space: AddressSpace,
-    comms: HashMap<u32, String>,
-    lanes: HashMap<(u32, u32, Lane), ThreadRef>,
+    comms: FastMap<u32, String>,
+    lanes: FastMap<(u32, u32, Lane), ThreadRef>,
     pub calls: CallStacks,
-    off_cpu: HashMap<ThreadRef, bool>,
-    samples: HashMap<ThreadRef, SampleSetRef>,
-    counters: HashMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
+    off_cpu: FastMap<ThreadRef, bool>,
+    samples: FastMap<ThreadRef, SampleSetRef>,
+    counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
+    /// Counters of system messages by (what, index, process, thread), so a
+    /// message's ~40 values need no name formatted once each is known.
+    pub system_counters: FastMap<SystemCounterKey, CounterRef>,
     pub tables: Tables,
-    pub live_memory: HashMap<(u32, u64), usize>,
-    pub live_fds: HashMap<(u32, u64), usize>,
+    pub live_memory: FastMap<(u32, u64), usize>,
+    pub live_fds: FastMap<(u32, u64), usize>,
 }
 
 /// Rows of the tables the stream fills.
@@ -59,15 +66,16 @@ pub fn build(stream: ParsedStream, file: &str) -> Trace {
         b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
         file,
         space: AddressSpace::default(),
-        comms: HashMap::new(),
-        lanes: HashMap::new(),
+        comms: FastMap::default(),
+        lanes: FastMap::default(),
         calls: CallStacks::default(),
-        off_cpu: HashMap::new(),
-        samples: HashMap::new(),
-        counters: HashMap::new(),
+        off_cpu: FastMap::default(),
+        samples: FastMap::default(),
+        counters: FastMap::default(),
+        system_counters: FastMap::default(),
         tables: Tables::default(),
-        live_memory: HashMap::new(),
-        live_fds: HashMap::new(),
+        live_memory: FastMap::default(),
+        live_fds: FastMap::default(),
     };
     build.summary(&stream);
     for p in &stream.problems {

@@ -6,13 +6,13 @@
 
 use super::build::{value_fields, Build, Lane};
 use super::messages::{FileInfo, Message};
+use crate::fast_hash::FastMap;
 use crate::model::{Field, SpanRef, StrId, ThreadRef, SPAN_CUT};
-use std::collections::HashMap;
 
 /// Open calls per lane, innermost last, with the key an exit must match.
 #[derive(Default)]
 pub struct CallStacks {
-    open: HashMap<ThreadRef, Vec<(Option<u64>, StrId, SpanRef)>>,
+    open: FastMap<ThreadRef, Vec<(Option<u64>, StrId, SpanRef)>>,
     pub unmatched_entries: u64,
     pub unmatched_exits: u64,
 }

@@ -34,41 +34,51 @@ const ENERGY_DEVICES: [&str; 5] = ["flash", "CPU", "LCD", "wifi", "bluetooth"];
 impl Build<'_> {
     /// One MSG_SYSTEM sample.
     pub fn system(&mut self, s: &System, time: i64) {
+        // `what` and `index` identify the counter within system messages; its
+        // name is made (and looked up by name) only the first time.
         let put = |build: &mut Self,
-                   name: String,
+                   (what, index): (&'static str, u64),
+                   name: &dyn Fn() -> String,
                    unit: &str,
-                   process: Option<u32>,
-                   thread: Option<u32>,
+                   (process, thread): (Option<u32>, Option<u32>),
                    value: f64| {
-            let c = build.counter(name, unit, process, thread);
+            let key = (what, index, process, thread);
+            let c = match build.system_counters.get(&key) {
+                Some(&c) => c,
+                None => {
+                    let c = build.counter(name(), unit, process, thread);
+                    build.system_counters.insert(key, c);
+                    c
+                }
+            };
             build.b.counter_value(c, time, value);
         };
         for (cpu, &khz) in s.cpu_frequency.iter().enumerate() {
             put(
                 self,
-                format!("CPU {cpu} frequency"),
+                ("cpu frequency", cpu as u64),
+                &|| format!("CPU {cpu} frequency"),
                 "kHz",
-                None,
-                None,
+                (None, None),
                 f64::from(khz),
             );
         }
         for (cpu, &load) in s.cpu_load.iter().enumerate() {
             put(
                 self,
-                format!("CPU {cpu} load"),
+                ("cpu load", cpu as u64),
+                &|| format!("CPU {cpu} load"),
                 "%",
-                None,
-                None,
+                (None, None),
                 f64::from(load),
             );
         }
         put(
             self,
-            "system memory used".into(),
+            ("system memory used", 0),
+            &|| "system memory used".into(),
             "bytes",
-            None,
-            None,
+            (None, None),
             s.memory_used as f64,
         );
         for p in &s.processes {
@@ -77,10 +87,10 @@ impl Build<'_> {
             let label = format!("pid {}", p.pid);
             put(
                 self,
-                format!("{label} load"),
+                ("pid load", u64::from(p.pid)),
+                &|| format!("{label} load"),
                 "%",
-                process,
-                None,
+                (process, None),
                 f64::from(p.load),
             );
             let mut memory = vec![
@@ -97,10 +107,10 @@ impl Build<'_> {
             for (what, bytes) in memory {
                 put(
                     self,
-                    format!("{label} {what}"),
+                    (what, u64::from(p.pid)),
+                    &|| format!("{label} {what}"),
                     "bytes",
-                    process,
-                    None,
+                    (process, None),
                     bytes as f64,
                 );
             }
@@ -108,10 +118,10 @@ impl Build<'_> {
                 let t = self.lane(p.pid, tid, Lane::Functions);
                 put(
                     self,
-                    format!("thread {tid} load"),
+                    ("thread load", u64::from(tid)),
+                    &|| format!("thread {tid} load"),
                     "%",
-                    process,
-                    Some(t),
+                    (process, Some(t)),
                     f64::from(load),
                 );
             }
@@ -119,38 +129,48 @@ impl Build<'_> {
         for &(pid, load) in &s.others {
             put(
                 self,
-                format!("pid {pid} load (other process)"),
+                ("other process load", u64::from(pid)),
+                &|| format!("pid {pid} load (other process)"),
                 "%",
-                None,
-                None,
+                (None, None),
                 f64::from(load),
             );
         }
         for (name, &v) in DISK.iter().zip(&s.disk) {
-            put(self, (*name).into(), "", None, None, f64::from(v));
+            let text = || (*name).to_owned();
+            put(self, (*name, 0), &text, "", (None, None), f64::from(v));
         }
         for (name, &v) in NETWORK.iter().zip(&s.network) {
-            put(self, (*name).into(), "bytes", None, None, f64::from(v));
+            let text = || (*name).to_owned();
+            put(self, (*name, 0), &text, "bytes", (None, None), f64::from(v));
         }
-        for (name, &v) in DEVICES.iter().zip(&s.devices) {
+        for (index, (name, &v)) in DEVICES.iter().zip(&s.devices).enumerate() {
             put(
                 self,
-                format!("device: {name}"),
+                ("device", index as u64),
+                &|| format!("device: {name}"),
                 "state",
-                None,
-                None,
+                (None, None),
                 f64::from(v),
             );
         }
-        put(self, "energy".into(), "", None, None, f64::from(s.energy));
+        let energy = || "energy".to_owned();
+        put(
+            self,
+            ("energy", 0),
+            &energy,
+            "",
+            (None, None),
+            f64::from(s.energy),
+        );
         for (i, &v) in s.energy_per_device.iter().enumerate() {
             let device = ENERGY_DEVICES.get(i).copied().unwrap_or("device");
             put(
                 self,
-                format!("energy: {device}"),
+                ("energy per device", i as u64),
+                &|| format!("energy: {device}"),
                 "",
-                None,
-                None,
+                (None, None),
                 f64::from(v),
             );
         }
@@ -158,10 +178,10 @@ impl Build<'_> {
             let device = ENERGY_DEVICES.get(i).copied().unwrap_or("device");
             put(
                 self,
-                format!("app energy: {device}"),
+                ("app energy per device", i as u64),
+                &|| format!("app energy: {device}"),
                 "",
-                None,
-                None,
+                (None, None),
                 f64::from(v),
             );
         }

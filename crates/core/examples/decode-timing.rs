@@ -1,0 +1,77 @@
+//! Times the steps a big trace goes through on its way to the page, natively:
+//! decoding (fed in the worker's 16 MiB chunks), `codec::encode` and
+//! `codec::decode`, and says how big the encoded trace and its detail fields
+//! are. `cargo run --release -p flamedrop-core --example decode-timing -- PATH...`
+//! (a file or a folder; several paths are timed one after the other).
+
+use flamedrop_core::input::decode_files_chunked;
+use flamedrop_core::model::codec;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn main() {
+    let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    if paths.is_empty() {
+        eprintln!("usage: decode-timing PATH...");
+        std::process::exit(2);
+    }
+    for path in paths {
+        let files = read(&path);
+        let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+        let mb = bytes as f64 / 1e6;
+        let clock = Instant::now();
+        let trace = match decode_files_chunked(&files, 16 << 20) {
+            Ok(trace) => trace,
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                continue;
+            }
+        };
+        let decode_s = clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        let encoded = codec::encode(&trace);
+        let encode_s = clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        let back = codec::decode(&encoded);
+        let back_s = clock.elapsed().as_secs_f64();
+        let spans: usize = trace.threads.iter().map(|t| t.spans.len()).sum();
+        let fields: usize = trace
+            .threads
+            .iter()
+            .map(|t| t.spans.detail_count() + t.instants.detail_count())
+            .sum();
+        println!(
+            "{}: {mb:.1} MB, {spans} spans, {fields} detail fields, {} strings",
+            path.display(),
+            trace.strings.len()
+        );
+        println!(
+            "  decode {:.0} ms ({:.0} MB/s) · codec encode {:.0} ms ({:.1} MB) · codec decode {:.0} ms ({})",
+            decode_s * 1e3,
+            mb / decode_s,
+            encode_s * 1e3,
+            encoded.len() as f64 / 1e6,
+            back_s * 1e3,
+            if back.is_some() { "ok" } else { "FAILED" }
+        );
+    }
+}
+
+/// A file, or every file below a folder (paths relative to the folder's parent).
+fn read(path: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let base = path.parent().unwrap_or(path).to_path_buf();
+    let mut todo = vec![path.to_path_buf()];
+    while let Some(p) = todo.pop() {
+        if p.is_dir() {
+            for entry in std::fs::read_dir(&p).into_iter().flatten().flatten() {
+                todo.push(entry.path());
+            }
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            let rel = p.strip_prefix(&base).unwrap_or(&p);
+            files.push((rel.to_string_lossy().replace('\\', "/"), bytes));
+        }
+    }
+    files.sort();
+    files
+}
