@@ -25,22 +25,28 @@ fn threads_of(trace: &Trace) -> Vec<String> {
                         t.spans.depth[i],
                         trace.str(t.spans.name[i]),
                         t.spans.flags[i],
-                        t.spans.details_of(i as u32)
+                        t.spans.details_of(i as u32, &trace.strings)
                     )
                 })
                 .collect();
             let marks: Vec<String> = (0..t.instants.len())
-                .map(|i| format!("{} {}", t.instants.time[i], trace.str(t.instants.name[i])))
+                .map(|i| {
+                    format!(
+                        "{} {} {:?}",
+                        t.instants.time[i],
+                        trace.str(t.instants.name[i]),
+                        t.instants.details_of(i as u32, &trace.strings)
+                    )
+                })
                 .collect();
             format!(
-                "{} {} {:?} {:?}\n{}\n{}\n{:?}",
+                "{} {} {:?} {:?}\n{}\n{}",
                 t.id,
                 t.events,
                 t.first_time,
                 t.last_time,
                 spans.join("\n"),
-                marks.join("\n"),
-                t.instants.details
+                marks.join("\n")
             )
         })
         .collect()

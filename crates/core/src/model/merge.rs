@@ -6,7 +6,7 @@
 //! from exactly one part. Parts intern names independently, so the names of a
 //! part's spans and markers are mapped into the whole trace's string table.
 
-use super::{Diagnostic, StrId, Thread, Trace};
+use super::{Details, Diagnostic, StrId, Thread, Trace, Value};
 
 /// Moves the threads that `part` decoded into `whole`, mapping their names,
 /// and folds its diagnostics in. Fails, leaving `whole` unusable for display,
@@ -32,6 +32,8 @@ pub fn merge_part(whole: &mut Trace, part: Trace) -> Result<(), String> {
         }
         from.spans.name.iter_mut().for_each(map);
         from.instants.name.iter_mut().for_each(map);
+        map_details(&mut from.spans.details, &names);
+        map_details(&mut from.instants.details, &names);
         into.events = from.events;
         into.spans = from.spans;
         into.instants = from.instants;
@@ -42,6 +44,20 @@ pub fn merge_part(whole: &mut Trace, part: Trace) -> Result<(), String> {
         fold(&mut whole.diagnostics, diagnostic);
     }
     Ok(())
+}
+
+/// Maps the string ids inside detail fields (keys, texts) through `names`.
+fn map_details(details: &mut Details, names: &[StrId]) {
+    let map = |id: StrId| names.get(id as usize).copied().unwrap_or(StrId::MAX);
+    details.key.iter_mut().for_each(|k| *k = map(*k));
+    for (kind, payload) in details.kind.iter().zip(details.payload.iter_mut()) {
+        let mapped = match Value::unpack(*kind, *payload) {
+            Value::Text(id) => Value::Text(map(id)),
+            Value::Numbered(id, n) => Value::Numbered(map(id), n),
+            number => number,
+        };
+        *payload = mapped.pack().1;
+    }
 }
 
 fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
@@ -88,5 +104,53 @@ fn fold(all: &mut Vec<Diagnostic>, diagnostic: Diagnostic) {
             }
         }
         None => all.push(diagnostic),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Field, Format, TimeUnit, TraceBuilder};
+
+    /// Two parts of one two-thread input, each decoding one thread and
+    /// interning names (and detail texts) in its own order.
+    fn part(decode: usize) -> Trace {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "prog");
+        let threads = [b.thread(p, "1", "prog"), b.thread(p, "2", "prog")];
+        let t = threads[decode];
+        // Part 1 interns an extra name first, so its ids differ from part 0's.
+        if decode == 1 {
+            b.intern("only in part 1");
+        }
+        let name = b.intern(if decode == 0 { "main" } else { "worker" });
+        let span = b.begin(t, 10, name, 0);
+        b.add_detail(t, span, Field::new("args", format!("thread {decode}")));
+        b.end(t, 20);
+        b.finish()
+    }
+
+    #[test]
+    fn names_and_detail_texts_of_a_part_are_mapped_into_the_whole() {
+        let mut whole = part(0);
+        merge_part(&mut whole, part(1)).expect("merges");
+        let t = &whole.threads[1];
+        assert_eq!(whole.str(t.spans.name[0]), "worker");
+        assert_eq!(
+            t.spans.details_of(0, &whole.strings),
+            vec![Field::new("args", "thread 1")]
+        );
+        let t = &whole.threads[0];
+        assert_eq!(whole.str(t.spans.name[0]), "main");
+        assert_eq!(
+            t.spans.details_of(0, &whole.strings),
+            vec![Field::new("args", "thread 0")]
+        );
+    }
+
+    #[test]
+    fn a_thread_decoded_twice_is_refused() {
+        let mut whole = part(0);
+        assert!(merge_part(&mut whole, part(0)).is_err());
     }
 }
