@@ -24,7 +24,7 @@ use crate::loading::unpack::unpack;
 use crate::loading::{budget, demos, picked, InputFile, Opened};
 use crate::state::{Loaded, Phase, Progress};
 use crate::views::{View, ViewChange, ViewState};
-use crate::worker::client::silence_allowance_ms;
+use crate::worker::client::{silence_allowance_ms, start_spares};
 use crate::worker::parts::{workers_for, workers_override, Decoding, Step};
 use crate::worker::protocol::WorkerEvent;
 use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
@@ -33,6 +33,10 @@ use std::future::Future;
 use std::rc::Rc;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
+
+/// How long after a trace is shown the page starts the workers for the next
+/// load (so their start-up does not compete with the first frames).
+const SPARES_AFTER_MS: u32 = 3_000;
 
 /// Mounts the app on `#app` (or the body when the page has no such element).
 pub fn mount() {
@@ -131,6 +135,7 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
+        start_spares();
         if let Some(name) = browser::query_param("demo") {
             match demos::find(&name) {
                 Some(demo) => ctx
@@ -225,6 +230,9 @@ impl Component for App {
                         self.phase = Phase::Ready(loaded);
                         self.refresh_search();
                         self.publish_views(ctx);
+                        // Workers for the next load, once the first frames are drawn.
+                        gloo::timers::callback::Timeout::new(SPARES_AFTER_MS, start_spares)
+                            .forget();
                     }
                     Err(message) => self.fail(message),
                 }
@@ -237,6 +245,7 @@ impl Component for App {
                 self.job = None;
                 self.phase = Phase::Idle;
                 js_api::set_loaded(None, None);
+                start_spares();
                 true
             }
             Msg::Select(span) => {
@@ -527,6 +536,7 @@ impl App {
 
     fn fail(&mut self, message: String) {
         self.job = None;
+        start_spares();
         gloo::console::warn!(format!("flamedrop: {message}"));
         js_api::set_loaded(None, None);
         self.phase = Phase::Error(message);

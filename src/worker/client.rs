@@ -52,8 +52,7 @@ impl DecodeJob {
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
-        let worker = Worker::new(WORKER_URL)
-            .map_err(|e| format!("could not start the decoding worker: {e:?}"))?;
+        let (worker, listening) = super::spare::take(WORKER_URL)?;
         let on_event = Rc::new(on_event);
         let heartbeat = Rc::new(Heartbeat {
             last: Cell::new(crate::browser::now()),
@@ -68,8 +67,12 @@ impl DecodeJob {
         let pending = Rc::new(RefCell::new(Some(DecodeRequest { files, part, parts })));
 
         let on_message = {
-            let (worker, on_event, heartbeat) =
-                (worker.clone(), on_event.clone(), heartbeat.clone());
+            let (worker, on_event, heartbeat, pending) = (
+                worker.clone(),
+                on_event.clone(),
+                heartbeat.clone(),
+                pending.clone(),
+            );
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 if heartbeat.fired.get() {
                     return;
@@ -80,19 +83,7 @@ impl DecodeJob {
                     file.clone_into(&mut heartbeat.file.borrow_mut());
                 }
                 match message {
-                    Ok(WorkerEvent::Ready) => {
-                        let Some(request) = pending.borrow_mut().take() else {
-                            return;
-                        };
-                        let sent = to_js(&request).and_then(|value| {
-                            worker.post_message(&value).map_err(|e| {
-                                format!("could not send the files to the worker: {e:?}")
-                            })
-                        });
-                        if let Err(message) = sent {
-                            on_event(WorkerEvent::Failed { message });
-                        }
-                    }
+                    Ok(WorkerEvent::Ready) => send(&worker, &pending, &*on_event),
                     Ok(other) => on_event(other),
                     Err(message) => on_event(WorkerEvent::Failed { message }),
                 }
@@ -124,6 +115,7 @@ impl DecodeJob {
                 });
             })
         };
+        let on_event_for_send = on_event.clone();
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
             let detail = event.message();
@@ -137,6 +129,10 @@ impl DecodeJob {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        if listening {
+            // A worker started ahead of time said `Ready` already.
+            send(&worker, &pending, &*on_event_for_send);
+        }
         Ok(DecodeJob {
             worker,
             _on_message: on_message,
@@ -144,6 +140,26 @@ impl DecodeJob {
             _watchdog: watchdog,
         })
     }
+}
+
+/// Sends the request waiting in `pending` (once) to `worker`.
+fn send(worker: &Worker, pending: &RefCell<Option<DecodeRequest>>, on_event: &dyn Fn(WorkerEvent)) {
+    let Some(request) = pending.borrow_mut().take() else {
+        return;
+    };
+    let sent = to_js(&request).and_then(|value| {
+        worker
+            .post_message(&value)
+            .map_err(|e| format!("could not send the files to the worker: {e:?}"))
+    });
+    if let Err(message) = sent {
+        on_event(WorkerEvent::Failed { message });
+    }
+}
+
+/// Keeps two decoding workers started while the page waits for files.
+pub fn start_spares() {
+    super::spare::keep(2, WORKER_URL);
 }
 
 impl Drop for DecodeJob {

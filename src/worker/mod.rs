@@ -14,6 +14,7 @@ pub mod columns;
 pub mod parts;
 pub mod protocol;
 pub mod reader;
+pub mod spare;
 
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;

@@ -1,0 +1,89 @@
+//! Decoding workers started ahead of time. Starting a worker means fetching
+//! and compiling its WebAssembly, about a tenth of a second; the page keeps two
+//! started while it is idle, so a load begins decoding at once.
+//! [`super::client::DecodeJob`] takes one when it can, or starts a new one.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+/// A started worker waiting for a job.
+struct Spare {
+    worker: Worker,
+    /// It has said it is listening (its first message).
+    ready: Rc<Cell<bool>>,
+    /// It failed to start (and is of no use).
+    failed: Rc<Cell<bool>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+thread_local! {
+    static SPARES: RefCell<Vec<Spare>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Starts workers until `count` are waiting.
+pub fn keep(count: usize, url: &str) {
+    SPARES.with_borrow_mut(|spares| {
+        spares.retain(|s| !s.failed.get());
+        while spares.len() < count {
+            match start(url) {
+                Some(spare) => spares.push(spare),
+                None => break,
+            }
+        }
+    });
+}
+
+/// A started worker and whether it is already listening: a waiting one when
+/// there is one, else a new one.
+pub fn take(url: &str) -> Result<(Worker, bool), String> {
+    let waiting = SPARES.with_borrow_mut(|spares| {
+        while let Some(spare) = spares.pop() {
+            if spare.failed.get() {
+                spare.worker.terminate();
+                continue;
+            }
+            // Its handlers go with it; the job sets its own right away, and
+            // no message can arrive in between (one thread runs both).
+            spare.worker.set_onmessage(None);
+            spare.worker.set_onerror(None);
+            return Some((spare.worker, spare.ready.get()));
+        }
+        None
+    });
+    match waiting {
+        Some(found) => Ok(found),
+        None => Worker::new(url)
+            .map(|w| (w, false))
+            .map_err(|e| format!("could not start the decoding worker: {e:?}")),
+    }
+}
+
+fn start(url: &str) -> Option<Spare> {
+    let worker = Worker::new(url).ok()?;
+    let ready = Rc::new(Cell::new(false));
+    let failed = Rc::new(Cell::new(false));
+    let on_message = {
+        let ready = ready.clone();
+        // The only message a worker sends before it has a job is `Ready`.
+        Closure::<dyn FnMut(MessageEvent)>::new(move |_event: MessageEvent| ready.set(true))
+    };
+    let on_error = {
+        let failed = failed.clone();
+        Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            failed.set(true);
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(Spare {
+        worker,
+        ready,
+        failed,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
