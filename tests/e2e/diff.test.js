@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { test } = require('node:test');
-const { cliPath, openEmpty, waitForState, withPage } = require('./lib.js');
+const { cliPath, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const ROOT = path.join(__dirname, '..', 'fixtures');
 const CASE = path.join(ROOT, 'uftrace-diff');
@@ -61,13 +61,7 @@ async function openWithComparison(page, base, first, second) {
   await page.setInputFiles('#compare-folder', second);
 }
 
-async function shot(page, file) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  for (const dir of SHOTS) {
-    fs.mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, file) });
-  }
-}
+const shot = (page, file) => saveShots(page, SHOTS, file);
 
 /** Canvas pixels that differ from the theme background. */
 async function ink(page, selector) {

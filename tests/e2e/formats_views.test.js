@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { test } = require('node:test');
-const { assertDrawn, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+const { assertDrawn, nextFrames, openEmpty, pageReport, saveShots, waitForState, withPage } = require('./lib.js');
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const SHOTS = [path.join(__dirname, 'out', 'formats')];
@@ -28,17 +28,9 @@ if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(__dirname, '..', '..
 // SELogger's main thread nests 31 levels: every lane fits in a tall window.
 const TALL = { viewport: { width: 1280, height: 1800 } };
 
-async function frames(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const frames = nextFrames;
 
-async function shot(page, file) {
-  await frames(page);
-  for (const dir of SHOTS) {
-    fs.mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, file) });
-  }
-}
+const shot = (page, file) => saveShots(page, SHOTS, file);
 
 /** Pixels of a canvas (CSS px box `[y0, y1)`, whole height by default) that differ from `bg` (#rrggbb) or its top-left pixel. */
 async function ink(page, selector, box = null) {

@@ -206,6 +206,15 @@ async function nextFrames(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
+/** Screenshots the page, after two frames, into `file` under each of `dirs`. */
+async function saveShots(page, dirs, file) {
+  await nextFrames(page);
+  for (const dir of dirs) {
+    fs.mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, file) });
+  }
+}
+
 /**
  * For each lane of window.flamedrop.lanes(): the number of canvas pixels in the lane's rows that
  * differ from the background (theme().background, else the lane's top-left pixel).
@@ -300,7 +309,9 @@ module.exports = {
   dropFiles,
   fixtureDir,
   fixtureFiles,
+  nextFrames,
   openEmpty,
+  saveShots,
   pageReport,
   waitForState,
   withPage,

@@ -10,23 +10,15 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { fixtureDir, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+const { fixtureDir, nextFrames, openEmpty, pageReport, saveShots, waitForState, withPage } = require('./lib.js');
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const SHOTS = [path.join(__dirname, 'out', 'views')];
 if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(__dirname, '..', '..', 'docs', 'views'));
 
-async function frames(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const frames = nextFrames;
 
-async function shot(page, file) {
-  await frames(page);
-  for (const dir of SHOTS) {
-    fs.mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, file) });
-  }
-}
+const shot = (page, file) => saveShots(page, SHOTS, file);
 
 /** Thread ids of the lanes drawn, top to bottom. */
 async function laneOrder(page) {

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { fixtureDir, openEmpty, waitForState, withPage } = require('./lib.js');
+const { fixtureDir, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const REFERENCE = (name, file) => path.join(fixtureDir(name), '..', 'reference', file);
 const SHOTS = [path.join(__dirname, 'out', 'views')];
@@ -95,13 +95,7 @@ async function openCase(page, base, name) {
   await waitForState(page, 'ready');
 }
 
-async function shot(page, file) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  for (const dir of SHOTS) {
-    fs.mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, file) });
-  }
-}
+const shot = (page, file) => saveShots(page, SHOTS, file);
 
 /** Pixels of a canvas that differ from its top-left pixel. */
 async function ink(page, selector) {
