@@ -48,7 +48,7 @@ pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
         View::Sandwich => "sandwich-callees",
         View::Timeline => return timeline_svg(loaded),
         View::CallTree => return Err("the call tree is a table: no SVG".to_owned()),
-        View::Diff => return Err("the diff view exports as PNG only".to_owned()),
+        View::Diff => return diff_svg(loaded, state),
     };
     let canvas = element(id).ok_or("the view has not been drawn yet")?;
     let zoom = canvas
@@ -74,6 +74,36 @@ pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
         width,
         crate::browser::prefers_dark(),
         &|v| format.emit(v),
+        None,
+    ))
+}
+
+/// The differential flame graph at its zoom, widths by the side on screen,
+/// coloured by the change in self time as on screen.
+fn diff_svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
+    let compare = crate::js_diff::comparison().ok_or("open a trace to compare with first")?;
+    let outcome = crate::components::aggregate::diff::diff_data(loaded, &compare, state.source);
+    let data = outcome.as_ref().as_ref().map_err(Clone::clone)?;
+    let canvas = element("diff-flamegraph").ok_or("the view has not been drawn yet")?;
+    let zoom = canvas
+        .get_attribute("data-zoom")
+        .and_then(|z| z.parse().ok())
+        .unwrap_or(0);
+    let base_side = element("diff-view")
+        .and_then(|v| v.get_attribute("data-side"))
+        .is_some_and(|side| side == "base");
+    let tree = if base_side { &data.base } else { &data.new };
+    let width = f64::from(canvas.client_width()).max(200.0);
+    let dark = crate::browser::prefers_dark();
+    let format = weight_format(loaded, state.source);
+    Ok(flame_svg(
+        tree,
+        zoom,
+        &data.strings,
+        width,
+        dark,
+        &|v| format.emit(v),
+        Some(&data.fills[usize::from(dark)]),
     ))
 }
 

@@ -22,6 +22,11 @@ pub fn set_compare(loaded: Option<Rc<Loaded>>) {
     COMPARE.with_borrow_mut(|c| *c = loaded);
 }
 
+/// The comparison trace, if one is open.
+pub fn comparison() -> Option<Rc<Loaded>> {
+    COMPARE.with_borrow(|c| c.clone())
+}
+
 /// Adds `diff` to the `window.flamedrop` object.
 pub fn install_into(api: &js_sys::Object) {
     let function: Closure<dyn Fn() -> JsValue> = Closure::new(diff);

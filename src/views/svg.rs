@@ -21,6 +21,7 @@ pub fn flame_svg(
     width: f64,
     dark: bool,
     format: &dyn Fn(i64) -> String,
+    fills: Option<&[String]>,
 ) -> String {
     let t = theme(dark);
     let rects = layout(tree, zoom, 0.5 / width);
@@ -42,7 +43,10 @@ pub fn flame_svg(
             (r.x1 - r.x0) * width,
             f64::from(r.depth) * ROW,
         );
-        let fill = PALETTE[usize::from(colour_of(name))];
+        // The diff view colours each node by its change; the others by name.
+        let fill = fills
+            .and_then(|f| f.get(r.node as usize))
+            .map_or(PALETTE[usize::from(colour_of(name))], String::as_str);
         let _ = write!(
             out,
             r#"<g><title>{} — total {}, self {}, {} calls</title><rect x="{x:.2}" y="{y}" width="{:.2}" height="{}" fill="{fill}"/>"#,
@@ -106,7 +110,15 @@ mod tests {
                 node(1, 1, 50, vec![]),
             ],
         };
-        let svg = flame_svg(&tree, 0, &strings, 400.0, false, &|v| format!("{v} ns"));
+        let svg = flame_svg(
+            &tree,
+            0,
+            &strings,
+            400.0,
+            false,
+            &|v| format!("{v} ns"),
+            None,
+        );
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("<rect x=").count(), 2);
         assert!(svg.contains("<title>vector&lt;int&gt;&amp; — total 50 ns"));

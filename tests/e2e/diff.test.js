@@ -128,6 +128,27 @@ test('diff of two uftrace runs: table equals uftrace report --diff and the CLI, 
     assert.match(tip, /353\.\d+ us/); // main's base total, as uftrace prints it
     await page.mouse.move(box.x + box.width / 2, box.y + box.height - 2);
 
+    // SVG export of the diff view: the merged call paths, coloured by the change in self time
+    // as on screen (red grew, blue shrank).
+    const svg = await page.evaluate(() => window.flamedrop.svg());
+    assert.ok(svg, 'the diff view exports no SVG');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const boxes = [...doc.querySelectorAll('g')].map((g) => ({
+        title: g.querySelector('title')?.textContent ?? '',
+        fill: g.querySelector('rect')?.getAttribute('fill') ?? '',
+      }));
+      return { error: doc.querySelector('parsererror') !== null, boxes };
+    }, svg);
+    assert.equal(parsed.error, false, 'the SVG does not parse');
+    assert.ok(parsed.boxes.some((b) => b.title.startsWith('main')), 'no main box in the SVG');
+    // Every box carries a diff colour (rgb(), not the name palette's hex), and they differ: the
+    // two runs changed.
+    assert.ok(parsed.boxes.length > 5, `only ${parsed.boxes.length} boxes in the SVG`);
+    assert.ok(parsed.boxes.every((b) => /^rgb\(/.test(b.fill)), 'a box is not coloured by its change');
+    const shades = new Set(parsed.boxes.map((b) => b.fill));
+    assert.ok(shades.size > 3, `the SVG has ${shades.size} shades only`);
+
     // A row picks its function (outlined in the graph); Enter on a focused row does the same.
     await page.click('#diff-table tr[data-name="compute"]');
     assert.equal(await page.getAttribute('#diff-table tr[data-name="compute"]', 'aria-selected'), 'true');

@@ -160,7 +160,7 @@ pub fn diff_view(props: &Props) -> Html {
         signed(root.new.total - root.base.total, &props.format)
     );
     html! {
-        <div class="diff-view" id="diff-view">
+        <div class="diff-view" id="diff-view" data-side={if *side == Side::Base { "base" } else { "new" }}>
             <div class="diff-bar">
                 <span class="segmented" role="group" aria-label="Widths by">
                     <span class="seg-label">{ "Widths:" }</span>
