@@ -41,6 +41,14 @@ fn element(id: &str) -> Option<Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
+/// The node a flame graph canvas is zoomed into (0: the root).
+fn zoom_of(canvas: &Element) -> u32 {
+    canvas
+        .get_attribute("data-zoom")
+        .and_then(|z| z.parse().ok())
+        .unwrap_or(0)
+}
+
 /// The SVG of the open flame graph (or sandwich callees) at its zoom.
 pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
     let id = match state.view {
@@ -51,10 +59,7 @@ pub fn svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
         View::Diff => return diff_svg(loaded, state),
     };
     let canvas = element(id).ok_or("the view has not been drawn yet")?;
-    let zoom = canvas
-        .get_attribute("data-zoom")
-        .and_then(|z| z.parse().ok())
-        .unwrap_or(0);
+    let zoom = zoom_of(&canvas);
     let tree = if state.view == View::FlameGraph {
         cache::top_down(loaded, state.source, state.range)
     } else {
@@ -85,10 +90,7 @@ fn diff_svg(loaded: &Loaded, state: &ViewState) -> Result<String, String> {
     let outcome = crate::components::aggregate::diff::diff_data(loaded, &compare, state.source);
     let data = outcome.as_ref().as_ref().map_err(Clone::clone)?;
     let canvas = element("diff-flamegraph").ok_or("the view has not been drawn yet")?;
-    let zoom = canvas
-        .get_attribute("data-zoom")
-        .and_then(|z| z.parse().ok())
-        .unwrap_or(0);
+    let zoom = zoom_of(&canvas);
     let base_side = element("diff-view")
         .and_then(|v| v.get_attribute("data-side"))
         .is_some_and(|side| side == "base");

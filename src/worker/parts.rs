@@ -14,7 +14,7 @@ use std::rc::Rc;
 const SPLIT_FROM_BYTES: f64 = (32u64 << 20) as f64;
 
 /// Names of archives, which each worker would have to expand on its own.
-const ARCHIVE_ENDINGS: [&str; 5] = [".zip", ".gz", ".tgz", ".tar", ".tar.gz"];
+const ARCHIVE_ENDINGS: [&str; 4] = [".zip", ".gz", ".tgz", ".tar"];
 
 /// What one worker sent back: the encoded trace and its big columns.
 pub struct Answer {

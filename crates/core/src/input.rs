@@ -10,6 +10,9 @@ use crate::formats;
 use crate::model::{Format, Trace};
 use std::fmt;
 
+/// Chunk size for decoding files held in memory.
+const CHUNK_BYTES: usize = 8 << 20;
+
 /// Bytes of a file's start that detection looks at.
 pub const PROBE_BYTES: usize = 64;
 
@@ -211,7 +214,7 @@ pub fn decode_files_in_parts(
 ) -> Result<Trace, LoadError> {
     let mut first = open_decoder(probes_of(files))?;
     if !first.keep_part(0, parts) {
-        return Ok(feed_all(first, files, 8 << 20));
+        return Ok(feed_all(first, files, CHUNK_BYTES));
     }
     let rest: Vec<Trace> = std::thread::scope(|scope| {
         let others: Vec<_> = (1..parts)
@@ -219,11 +222,11 @@ pub fn decode_files_in_parts(
                 scope.spawn(move || -> Result<Trace, LoadError> {
                     let mut decoder = open_decoder(probes_of(files))?;
                     decoder.keep_part(part, parts);
-                    Ok(feed_all(decoder, files, 8 << 20))
+                    Ok(feed_all(decoder, files, CHUNK_BYTES))
                 })
             })
             .collect();
-        let whole = feed_all(first, files, 8 << 20);
+        let whole = feed_all(first, files, CHUNK_BYTES);
         let mut all = vec![Ok(whole)];
         all.extend(others.into_iter().map(|h| {
             h.join()
@@ -256,7 +259,7 @@ fn feed_all(mut decoder: Box<dyn Decoder>, files: &[(String, Vec<u8>)], chunk: u
 
 /// Decodes files held in memory.
 pub fn decode_files(files: &[(String, Vec<u8>)]) -> Result<Trace, LoadError> {
-    decode_files_chunked(files, 8 << 20)
+    decode_files_chunked(files, CHUNK_BYTES)
 }
 
 #[cfg(test)]
