@@ -11,18 +11,18 @@
 
 use super::addresses::AddressSpace;
 use super::build_calls::CallStacks;
+use super::build_system::SystemCounters;
+use super::ids;
+use super::messages::System;
 use super::messages::{Frame, Message, ProcessInfo};
-use super::stream::ParsedStream;
-use super::values::display_list;
+use super::parse_system::parse_into;
+use super::stream::IndexedStream;
+use super::texts::Texts;
 use crate::fast_hash::FastMap;
 use crate::model::{
-    Column, CounterRef, Field, Format, SampleSetRef, Severity, Table, ThreadRef, TimeUnit, Trace,
-    TraceBuilder, SPAN_OFF_CPU,
+    Column, CounterRef, Field, Format, SampleSetRef, Severity, StrId, Table, ThreadRef, TimeUnit,
+    Trace, TraceBuilder, Value as FieldValue, SPAN_OFF_CPU,
 };
-
-/// A system-message counter: what it measures, which CPU, process, thread
-/// or device (an index), its process and its thread.
-pub type SystemCounterKey = (&'static str, u64, Option<u32>, Option<ThreadRef>);
 
 /// Which lane of a thread an event goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,12 +44,23 @@ pub struct Build<'a> {
     off_cpu: FastMap<ThreadRef, bool>,
     samples: FastMap<ThreadRef, SampleSetRef>,
     counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
-    /// Counters of system messages by (what, index, process, thread), so a
-    /// message's ~40 values need no name formatted once each is known.
-    pub system_counters: FastMap<SystemCounterKey, CounterRef>,
+    /// The counters MSG_SYSTEM values go to, found once.
+    pub system_counters: SystemCounters,
     pub tables: Tables,
     pub live_memory: FastMap<(u32, u64), usize>,
     pub live_fds: FastMap<(u32, u64), usize>,
+    /// Texts already interned, by what they are made from.
+    pub texts: Texts,
+    /// Room for one event's fields, reused.
+    pub fields: Vec<(StrId, FieldValue)>,
+    /// Custom chart counters by lane and chart name.
+    pub charts: FastMap<ThreadRef, FastMap<String, CounterRef>>,
+    /// Probe marker names by (probe id, subtype, API id).
+    pub probe_names: FastMap<(u32, u32, u32), StrId>,
+    /// `API #n` by n.
+    pub apis: FastMap<u32, StrId>,
+    /// The `<tid> running` counter of each function lane.
+    pub running: FastMap<ThreadRef, CounterRef>,
 }
 
 /// Rows of the tables the stream fills.
@@ -61,7 +72,7 @@ pub struct Tables {
 }
 
 /// Builds the trace of one parsed stream read from `file`.
-pub fn build(stream: ParsedStream, file: &str) -> Trace {
+pub fn build(mut stream: IndexedStream, file: &str) -> Trace {
     let mut build = Build {
         b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
         file,
@@ -72,10 +83,16 @@ pub fn build(stream: ParsedStream, file: &str) -> Trace {
         off_cpu: FastMap::default(),
         samples: FastMap::default(),
         counters: FastMap::default(),
-        system_counters: FastMap::default(),
+        system_counters: SystemCounters::default(),
         tables: Tables::default(),
         live_memory: FastMap::default(),
         live_fds: FastMap::default(),
+        texts: Texts::default(),
+        fields: Vec::new(),
+        charts: FastMap::default(),
+        probe_names: FastMap::default(),
+        apis: FastMap::default(),
+        running: FastMap::default(),
     };
     build.summary(&stream);
     for p in &stream.problems {
@@ -86,19 +103,36 @@ pub fn build(stream: ParsedStream, file: &str) -> Trace {
                 message
             });
     }
-    let mut order: Vec<usize> = (0..stream.frames.len()).collect();
-    order.sort_by_key(|&i| (stream.frames[i].frame.time.ns(), stream.frames[i].offset));
-    for i in order {
-        let located = &stream.frames[i];
-        build.frame(&located.frame, located.offset);
+    // Time order, ties in stream order (offsets are unique, so an unstable
+    // sort gives the one order); a stream in order is left as it is.
+    let mut kept = std::mem::take(&mut stream.kept);
+    if !kept.is_sorted_by_key(|k| (k.time, k.offset)) {
+        kept.sort_unstable_by_key(|k| (k.time, k.offset));
     }
+    let system_id = u16::try_from(ids::SYSTEM).ok();
+    let mut system = System::default();
+    for k in &kept {
+        if Some(k.id) == system_id {
+            // Read into one reused value: no allocation per message.
+            let layout = stream.system_layout.map(|l| l.0);
+            let read = layout.and_then(|l| parse_into(stream.payload(k), l, &mut system));
+            if read.is_some() {
+                build.system(&system, k.time);
+            }
+        } else if let Some(frame) = stream.frame(k) {
+            build.frame(&frame, k.offset);
+        }
+    }
+    // The stream's copy is not needed for the model's last steps.
+    drop(kept);
+    drop(stream);
     build.finish()
 }
 
 impl Build<'_> {
-    fn summary(&mut self, stream: &ParsedStream) {
+    fn summary(&mut self, stream: &IndexedStream) {
         self.b.metadata("stream bytes", stream.bytes.to_string());
-        self.b.metadata("messages", stream.frames.len().to_string());
+        self.b.metadata("messages", stream.kept.len().to_string());
         if let Some((layout, inferred)) = stream.system_layout {
             let how = if inferred {
                 "inferred from message lengths"
@@ -119,12 +153,7 @@ impl Build<'_> {
                 ),
             );
         }
-        let legacy = stream.frames.iter().any(|f| match &f.frame.message {
-            Message::FunctionEntry(e) => e.legacy.is_some(),
-            Message::FunctionExit(e) => e.legacy.is_some(),
-            _ => false,
-        });
-        if legacy {
+        if stream.legacy_calls {
             self.b.metadata(
                 "function call layout",
                 "pre-4.0 (probe type and sub-type after the tid)",
@@ -248,6 +277,7 @@ impl Build<'_> {
                 path,
             } => {
                 self.space.map(*pid, *low, *high, path);
+                self.texts.mappings_changed();
                 let t = self.lane(*pid, *pid, Lane::Functions);
                 self.marker(
                     t,
@@ -258,6 +288,7 @@ impl Build<'_> {
             }
             Message::ProcessUnmap { pid, low, high } => {
                 self.space.unmap(*pid, *low, *high);
+                self.texts.mappings_changed();
                 let t = self.lane(*pid, *pid, Lane::Functions);
                 self.marker(t, time, "unmap", vec![range(*low, *high)]);
             }
@@ -384,6 +415,7 @@ impl Build<'_> {
     fn process_info(&mut self, info: &ProcessInfo, time: i64) {
         self.comms.insert(info.pid, info.comm.clone());
         self.space.process_info(info);
+        self.texts.mappings_changed();
         let process = self.b.process(&info.pid.to_string(), &info.comm);
         let _ = process;
         let t = self.lane(info.pid, info.pid, Lane::Functions);
@@ -419,8 +451,7 @@ impl Build<'_> {
         for name in self.calls.open_names(t) {
             stack = self.b.child_stack(stack, name);
         }
-        let leaf = self.space.name(pid, pc);
-        let leaf = self.b.intern(&leaf);
+        let leaf = self.address_name(pid, pc);
         let stack = self.b.child_stack(stack, leaf);
         self.b.sample(set, Some(time), stack, &[1]);
         self.b.count_events(t, 1);
@@ -429,7 +460,14 @@ impl Build<'_> {
     fn context_switch(&mut self, pid: u32, tid: u32, entry: bool, time: i64) {
         let t = self.lane(pid, tid, Lane::Functions);
         self.b.count_events(t, 1);
-        let running = self.counter(format!("{tid} running"), "on CPU", None, Some(t));
+        let running = match self.running.get(&t) {
+            Some(&c) => c,
+            None => {
+                let c = self.counter(format!("{tid} running"), "on CPU", None, Some(t));
+                self.running.insert(t, c);
+                c
+            }
+        };
         // ENTRY is sent as the thread is switched out, EXIT as it is switched in.
         if entry {
             if self.off_cpu.get(&t) != Some(&true) {
@@ -559,21 +597,6 @@ fn table(
 
 fn range(low: u64, high: u64) -> Field {
     Field::new("range", format!("{low:#x}-{high:#x}"))
-}
-
-/// Argument and return fields for a detail panel.
-pub fn value_fields(
-    args: &[super::values::Value],
-    ret: Option<&super::values::Value>,
-) -> Vec<Field> {
-    let mut out = Vec::new();
-    if !args.is_empty() {
-        out.push(Field::new("args", display_list(args)));
-    }
-    if let Some(ret) = ret {
-        out.push(Field::new("return", ret.display()));
-    }
-    out
 }
 
 fn lsan_status(status: u32) -> &'static str {

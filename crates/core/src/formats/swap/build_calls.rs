@@ -4,10 +4,12 @@
 //! pairing rule of notes §3); entries it skips over lost their exit and are
 //! cut there; an exit with no open entry is counted and dropped.
 
-use super::build::{value_fields, Build, Lane};
+use super::build::{Build, Lane};
 use super::messages::{FileInfo, Message};
+use super::texts::Number;
+use super::values::Value;
 use crate::fast_hash::FastMap;
-use crate::model::{Field, SpanRef, StrId, ThreadRef, SPAN_CUT};
+use crate::model::{Field, SpanRef, StrId, ThreadRef, Value as FieldValue, SPAN_CUT};
 
 /// Open calls per lane, innermost last, with the key an exit must match.
 #[derive(Default)]
@@ -19,11 +21,8 @@ pub struct CallStacks {
 
 impl CallStacks {
     /// Names of the calls open on lane `t`, outermost first.
-    pub fn open_names(&self, t: ThreadRef) -> Vec<StrId> {
-        self.open
-            .get(&t)
-            .map(|s| s.iter().map(|e| e.1).collect())
-            .unwrap_or_default()
+    pub fn open_names(&self, t: ThreadRef) -> impl Iterator<Item = StrId> + '_ {
+        self.open.get(&t).into_iter().flatten().map(|e| e.1)
     }
 }
 
@@ -36,18 +35,18 @@ fn name_key(name: &str) -> u64 {
 }
 
 impl Build<'_> {
+    /// Opens a call named `name` with the given fields.
     fn open_call(
         &mut self,
         t: ThreadRef,
         time: i64,
-        name: &str,
+        name: StrId,
         key: Option<u64>,
-        fields: Vec<Field>,
+        fields: &[(StrId, FieldValue)],
     ) {
-        let name = self.b.intern(name);
         let span = self.b.begin(t, time, name, 0);
-        for f in fields {
-            self.b.add_detail(t, span, f);
+        for &(key, value) in fields {
+            self.b.detail(t, span, key, value);
         }
         self.b.count_events(t, 1);
         self.calls
@@ -57,8 +56,9 @@ impl Build<'_> {
             .push((key, name, span));
     }
 
-    /// Closes the latest open call matching `key` (`None`: the innermost).
-    fn close_call(&mut self, t: ThreadRef, time: i64, key: Option<u64>, fields: Vec<Field>) {
+    /// Closes the latest open call matching `key` (`None`: the innermost);
+    /// its return value, if any, becomes a field.
+    fn close_call(&mut self, t: ThreadRef, time: i64, key: Option<u64>, ret: Option<&Value>) {
         self.b.count_events(t, 1);
         let stack = self.calls.open.entry(t).or_default();
         let found = match key {
@@ -76,8 +76,10 @@ impl Build<'_> {
         self.calls.unmatched_entries += skipped as u64;
         self.b.cut_to(t, at + 1, time, SPAN_CUT);
         self.b.end(t, time);
-        for f in fields {
-            self.b.add_detail(t, span, f);
+        if let Some(ret) = ret {
+            let key = self.key("return");
+            let text = self.values_text(std::slice::from_ref(ret));
+            self.b.detail(t, span, key, FieldValue::Text(text));
         }
     }
 
@@ -90,79 +92,85 @@ impl Build<'_> {
         t
     }
 
-    /// Every message that opens or closes a call.
+    /// Every message that opens or closes a call. Names are interned before
+    /// fields, keys before values, as the trace's string table has them.
     pub fn call(&mut self, message: &Message, time: i64, offset: u64) {
         let _ = offset;
+        let mut fields = std::mem::take(&mut self.fields);
+        fields.clear();
         match message {
             Message::FunctionEntry(e) => {
                 let lane = legacy_lane(e.legacy);
                 let t = self.call_lane(e.pid, e.tid, lane, time);
-                let name = self.space.name(e.pid, e.pc);
-                let mut fields = value_fields(&e.args, None);
-                fields.push(Field::new("caller", self.space.name(e.pid, e.caller)));
-                fields.push(Field::new("cpu", e.cpu.to_string()));
+                let name = self.address_name(e.pid, e.pc);
+                self.push_values(&mut fields, &e.args, None);
+                let key = self.key("caller");
+                let caller = self.address_name(e.pid, e.caller);
+                fields.push((key, FieldValue::Text(caller)));
+                self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(e.cpu));
                 if let Some((kind, sub)) = e.legacy {
-                    fields.push(Field::new("probe type", format!("{kind}/{sub}")));
+                    self.push_text(&mut fields, "probe type", &format!("{kind}/{sub}"));
                 }
-                self.open_call(t, time, &name, Some(e.pc), fields);
+                self.open_call(t, time, name, Some(e.pc), &fields);
             }
             Message::FunctionExit(e) => {
                 let t = self.call_lane(e.pid, e.tid, legacy_lane(e.legacy), time);
-                self.close_call(t, time, Some(e.pc), value_fields(&[], Some(&e.ret)));
+                self.close_call(t, time, Some(e.pc), Some(&e.ret));
             }
             Message::SyscallEntry(e) => {
                 let t = self.call_lane(e.pid, e.tid, Lane::Syscalls, time);
-                let mut fields = value_fields(&e.args, None);
-                fields.push(Field::new("group", syscall_groups(e.probe_type)));
-                fields.push(Field::new("cpu", e.cpu.to_string()));
-                self.open_call(t, time, &format!("syscall {:#x}", e.pc), Some(e.pc), fields);
+                let name = self.b.intern(&format!("syscall {:#x}", e.pc));
+                self.push_values(&mut fields, &e.args, None);
+                self.push_text(&mut fields, "group", &syscall_groups(e.probe_type));
+                self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(e.cpu));
+                self.open_call(t, time, name, Some(e.pc), &fields);
             }
             Message::SyscallExit(e) => {
                 let t = self.call_lane(e.pid, e.tid, Lane::Syscalls, time);
-                self.close_call(t, time, Some(e.pc), value_fields(&[], Some(&e.ret)));
+                self.close_call(t, time, Some(e.pc), Some(&e.ret));
             }
             Message::FileFunctionEntry(e) => {
                 let t = self.call_lane(e.pid, e.tid, Lane::Files, time);
-                let mut fields = vec![
-                    Field::new("path", e.path.clone()),
-                    Field::new("fd", e.fd.to_string()),
-                ];
+                let name = self.b.intern(file_event_name(e.event));
+                self.push_text(&mut fields, "path", &e.path);
+                self.push_number(&mut fields, "fd", Number::Decimal, u64::from(e.fd));
                 match &e.info {
                     FileInfo::None => {}
                     FileInfo::Open { opened_path } => {
-                        fields.push(Field::new("opened path", opened_path.clone()))
+                        self.push_text(&mut fields, "opened path", opened_path)
                     }
                     FileInfo::Lock {
                         kind,
                         whence,
                         start,
                         length,
-                    } => fields.push(Field::new(
+                    } => self.push_text(
+                        &mut fields,
                         "lock",
-                        format!("type {kind}, whence {whence}, start {start}, length {length}"),
-                    )),
-                    FileInfo::Other { kind, bytes } => fields.push(Field::new(
+                        &format!("type {kind}, whence {whence}, start {start}, length {length}"),
+                    ),
+                    FileInfo::Other { kind, bytes } => self.push_text(
+                        &mut fields,
                         "info",
-                        format!("kind {kind}, {} bytes", bytes.len()),
-                    )),
+                        &format!("kind {kind}, {} bytes", bytes.len()),
+                    ),
                 }
-                self.open_call(t, time, file_event_name(e.event), None, fields);
+                self.open_call(t, time, name, None, &fields);
             }
             Message::FileFunctionExit { pid, tid, ret } => {
                 let t = self.call_lane(*pid, *tid, Lane::Files, time);
-                self.close_call(t, time, None, value_fields(&[], Some(ret)));
+                self.close_call(t, time, None, Some(ret));
             }
             Message::WebFunctionEntry(c) => {
                 let t = self.call_lane(c.pid, c.tid, Lane::Web, time);
-                let fields = vec![
-                    Field::new("url", c.url.clone()),
-                    Field::new("line", c.line.to_string()),
-                ];
-                self.open_call(t, time, &c.name, Some(name_key(&c.name)), fields);
+                let name = self.b.intern(&c.name);
+                self.push_text(&mut fields, "url", &c.url);
+                self.push_number(&mut fields, "line", Number::Decimal, u64::from(c.line));
+                self.open_call(t, time, name, Some(name_key(&c.name)), &fields);
             }
             Message::WebFunctionExit { pid, tid, name } => {
                 let t = self.call_lane(*pid, *tid, Lane::Web, time);
-                self.close_call(t, time, Some(name_key(name)), Vec::new());
+                self.close_call(t, time, Some(name_key(name)), None);
             }
             Message::WebSampling { subtype, call } => {
                 let t = self.call_lane(call.pid, call.tid, Lane::Web, time);
@@ -186,6 +194,7 @@ impl Build<'_> {
             }
             _ => {}
         }
+        self.fields = fields;
     }
 }
 

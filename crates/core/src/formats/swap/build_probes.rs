@@ -3,78 +3,139 @@
 //! address per process), file probes the file-activity table and a file
 //! descriptor resource (open/close), custom chart probes a counter track.
 
-use super::build::{value_fields, Build, Lane};
+use super::build::{Build, Lane};
 use super::build_calls::file_event_name;
-use super::messages::{Probe, ProbeTail};
-use crate::model::{Field, NO_PARENT};
+use super::messages::{Probe, ProbeTail, UiControl};
+use super::texts::Number;
+use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue, NO_PARENT};
 
 impl Build<'_> {
-    /// One probe message.
+    /// One probe message: what it does to the model first (allocations,
+    /// files, charts), then its marker, whose name is interned before its
+    /// fields as the string table has them.
     pub fn probe(&mut self, p: &Probe, time: i64) {
         let t = self.lane(p.pid, p.tid, Lane::Functions);
         self.end_off_cpu(t, time);
-        let api = format!("API #{}", p.api_id);
-        let mut fields = value_fields(&p.args, Some(&p.ret));
-        if p.errno != 0 {
-            fields.push(Field::new("errno", p.errno.to_string()));
-        }
-        fields.push(Field::new("call type", p.call_type.to_string()));
-        if p.caller != 0 {
-            fields.push(Field::new("caller", self.space.name(p.pid, p.caller)));
-        }
-        let (kind, what) = match &p.tail {
+        match &p.tail {
             ProbeTail::Memory {
                 size,
                 api_type,
                 address,
-            } => {
-                fields.push(Field::new("size", size.to_string()));
-                fields.push(Field::new("address", format!("{address:#x}")));
-                self.memory(p, time, *size, *api_type, *address);
-                ("memory", memory_api(*api_type).to_owned())
-            }
-            ProbeTail::UiControl { parent, child } => {
-                fields.push(Field::new(
-                    "parent",
-                    format!("{} {} @{:#x}", parent.kind, parent.name, parent.address),
-                ));
-                fields.push(Field::new(
-                    "child",
-                    format!("{} {} @{:#x}", child.kind, child.name, child.address),
-                ));
-                ("UI control", String::new())
-            }
-            ProbeTail::UiEvent {
-                event_type,
-                detail,
-                x,
-                y,
-                info1,
-                info2,
-            } => {
-                fields.push(Field::new("position", format!("{x},{y}")));
-                fields.push(Field::new("detail", detail.to_string()));
-                fields.push(Field::new("info", format!("{info1} {info2}")));
-                ("UI event", ui_event(*event_type).to_owned())
-            }
+            } => self.memory(p, time, *size, *api_type, *address),
             ProbeTail::Resource {
                 size,
                 fd,
                 api_type,
                 file_size,
                 path,
-            } => {
-                fields.push(Field::new("fd", fd.to_string()));
-                fields.push(Field::new("path", path.clone()));
-                fields.push(Field::new("size", size.to_string()));
-                self.file_probe(p, time, *fd, *api_type, *size, *file_size, path);
-                ("file", file_event_name(*api_type).to_owned())
+            } => self.file_probe(p, time, *fd, *api_type, *size, *file_size, path),
+            ProbeTail::Custom { name, value, .. } => {
+                let c = self.chart(t, name);
+                self.b.counter_value(c, time, *value);
             }
+            _ => {}
+        }
+        let name = self.probe_name(p);
+        let mut fields = std::mem::take(&mut self.fields);
+        fields.clear();
+        self.push_values(&mut fields, &p.args, Some(&p.ret));
+        if p.errno != 0 {
+            self.push_number(&mut fields, "errno", Number::Decimal, p.errno);
+        }
+        self.push_number(
+            &mut fields,
+            "call type",
+            Number::Decimal,
+            u64::from(p.call_type),
+        );
+        if p.caller != 0 {
+            let key = self.key("caller");
+            let caller = self.address_name(p.pid, p.caller);
+            fields.push((key, FieldValue::Text(caller)));
+        }
+        self.probe_fields(&mut fields, &p.tail);
+        self.b.instant_with(t, time, name, &fields);
+        self.b.count_events(t, 1);
+        self.fields = fields;
+    }
+
+    /// The marker name of a probe: `kind what: API #id`, interned once per
+    /// kind, subtype and API.
+    fn probe_name(&mut self, p: &Probe) -> StrId {
+        let subtype = match &p.tail {
+            ProbeTail::Memory { api_type, .. }
+            | ProbeTail::Resource { api_type, .. }
+            | ProbeTail::Thread { api_type, .. }
+            | ProbeTail::Sync { api_type, .. }
+            | ProbeTail::Network { api_type, .. }
+            | ProbeTail::Gl { api_type, .. } => *api_type,
+            ProbeTail::UiEvent { event_type, .. } => *event_type,
+            _ => 0,
+        };
+        let key = (p.tail.id(), subtype, p.api_id);
+        if let Some(&id) = self.probe_names.get(&key) {
+            return id;
+        }
+        let (kind, what) = match &p.tail {
+            ProbeTail::Memory { api_type, .. } => ("memory", memory_api(*api_type).to_owned()),
+            ProbeTail::UiControl { .. } => ("UI control", String::new()),
+            ProbeTail::UiEvent { event_type, .. } => ("UI event", ui_event(*event_type).to_owned()),
+            ProbeTail::Resource { api_type, .. } => ("file", file_event_name(*api_type).to_owned()),
             ProbeTail::Lifecycle => ("lifecycle", String::new()),
+            ProbeTail::Screenshot { .. } => ("screenshot", String::new()),
+            ProbeTail::Scene { .. } => ("scene", String::new()),
+            ProbeTail::Thread { api_type, .. } => ("thread", thread_api(*api_type).to_owned()),
+            ProbeTail::Custom { .. } => ("custom chart", String::new()),
+            ProbeTail::Sync { api_type, .. } => ("sync", sync_api(*api_type).to_owned()),
+            ProbeTail::Network { api_type, .. } => ("network", format!("api type {api_type}")),
+            ProbeTail::Gl { api_type, .. } => ("OpenGL", format!("api type {api_type}")),
+            ProbeTail::Other { id, .. } => ("probe", format!("id {id:#06x}")),
+        };
+        let api = format!("API #{}", p.api_id);
+        let name = if what.is_empty() {
+            format!("{kind}: {api}")
+        } else {
+            format!("{kind} {what}: {api}")
+        };
+        let id = self.b.intern(&name);
+        self.probe_names.insert(key, id);
+        id
+    }
+
+    /// The fields of a probe's tail.
+    fn probe_fields(&mut self, fields: &mut Vec<(StrId, FieldValue)>, tail: &ProbeTail) {
+        use Number::{Decimal, Hex};
+        match tail {
+            ProbeTail::Memory { size, address, .. } => {
+                self.push_number(fields, "size", Decimal, *size);
+                self.push_number(fields, "address", Hex, *address);
+            }
+            ProbeTail::UiControl { parent, child } => {
+                let text = |c: &UiControl| format!("{} {} @{:#x}", c.kind, c.name, c.address);
+                self.push_text(fields, "parent", &text(parent));
+                self.push_text(fields, "child", &text(child));
+            }
+            ProbeTail::UiEvent {
+                detail,
+                x,
+                y,
+                info1,
+                info2,
+                ..
+            } => {
+                self.push_text(fields, "position", &format!("{x},{y}"));
+                self.push_number(fields, "detail", Decimal, u64::from(*detail));
+                self.push_text(fields, "info", &format!("{info1} {info2}"));
+            }
+            ProbeTail::Resource { size, fd, path, .. } => {
+                self.push_number(fields, "fd", Decimal, *fd);
+                self.push_text(fields, "path", path);
+                self.push_number(fields, "size", Decimal, *size);
+            }
+            ProbeTail::Lifecycle => {}
             ProbeTail::Screenshot { path, orientation } => {
-                fields.push(Field::new("image on target", path.clone()));
-                fields.push(Field::new("orientation", orientation.to_string()));
-                ("screenshot", String::new())
+                self.push_text(fields, "image on target", path);
+                self.push_number(fields, "orientation", Decimal, u64::from(*orientation));
             }
             ProbeTail::Scene {
                 scene,
@@ -83,28 +144,26 @@ impl Build<'_> {
                 transition,
                 ..
             } => {
-                fields.push(Field::new("scene", scene.clone()));
-                fields.push(Field::new("form", form.clone()));
-                fields.push(Field::new("panel", panel.clone()));
-                fields.push(Field::new("transition", transition.to_string()));
-                ("scene", String::new())
+                self.push_text(fields, "scene", scene);
+                self.push_text(fields, "form", form);
+                self.push_text(fields, "panel", panel);
+                self.push_number(fields, "transition", Decimal, *transition);
             }
             ProbeTail::Thread {
                 pthread_id,
                 tizen_thread_id,
                 thread_type,
-                api_type,
                 class_name,
+                ..
             } => {
-                fields.push(Field::new("pthread", format!("{pthread_id:#x}")));
+                self.push_number(fields, "pthread", Hex, *pthread_id);
                 if *tizen_thread_id != 0 {
-                    fields.push(Field::new("tizen thread", format!("{tizen_thread_id:#x}")));
+                    self.push_number(fields, "tizen thread", Hex, *tizen_thread_id);
                 }
-                fields.push(Field::new("thread type", thread_type.to_string()));
+                self.push_number(fields, "thread type", Decimal, u64::from(*thread_type));
                 if !class_name.is_empty() {
-                    fields.push(Field::new("class", class_name.clone()));
+                    self.push_text(fields, "class", class_name);
                 }
-                ("thread", thread_api(*api_type).to_owned())
             }
             ProbeTail::Custom {
                 handle,
@@ -113,70 +172,64 @@ impl Build<'_> {
                 color,
                 value,
             } => {
-                fields.push(Field::new(
+                self.push_text(
+                    fields,
                     "chart",
-                    format!("{name} (handle {handle}, type {chart_type}, color {color:#x})"),
-                ));
-                fields.push(Field::new("value", value.to_string()));
-                let c = self.counter(format!("custom: {name}"), "", None, Some(t));
-                self.b.counter_value(c, time, *value);
-                ("custom chart", String::new())
+                    &format!("{name} (handle {handle}, type {chart_type}, color {color:#x})"),
+                );
+                self.push_number(fields, "value", Number::Float, value.to_bits());
             }
             ProbeTail::Sync {
-                object,
-                sync_type,
-                api_type,
+                object, sync_type, ..
             } => {
-                fields.push(Field::new("sync object", format!("{object:#x}")));
-                fields.push(Field::new("sync type", sync_type.to_string()));
-                ("sync", sync_api(*api_type).to_owned())
+                self.push_number(fields, "sync object", Hex, *object);
+                self.push_number(fields, "sync type", Decimal, u64::from(*sync_type));
             }
             ProbeTail::Network {
                 object,
                 fd,
-                api_type,
                 ip,
                 port,
                 total,
                 data,
+                ..
             } => {
                 let ip = ip.to_le_bytes();
-                fields.push(Field::new("socket", format!("{object:#x} fd {fd}")));
-                fields.push(Field::new(
+                self.push_text(fields, "socket", &format!("{object:#x} fd {fd}"));
+                self.push_text(
+                    fields,
                     "destination",
-                    format!("{}.{}.{}.{}:{port}", ip[0], ip[1], ip[2], ip[3]),
-                ));
-                fields.push(Field::new("bytes", total.to_string()));
+                    &format!("{}.{}.{}.{}:{port}", ip[0], ip[1], ip[2], ip[3]),
+                );
+                self.push_number(fields, "bytes", Decimal, *total);
                 if !data.is_empty() {
                     let preview: String =
                         data.iter().take(32).map(|b| format!("{b:02x}")).collect();
-                    fields.push(Field::new("data", preview));
+                    self.push_text(fields, "data", &preview);
                 }
-                ("network", format!("api type {api_type}"))
             }
             ProbeTail::Gl {
-                api_type,
-                elapsed_ns,
-                value,
-                ..
+                elapsed_ns, value, ..
             } => {
-                fields.push(Field::new("elapsed ns", elapsed_ns.to_string()));
+                self.push_number(fields, "elapsed ns", Decimal, *elapsed_ns);
                 if !value.is_empty() {
-                    fields.push(Field::new("value", value.clone()));
+                    self.push_text(fields, "value", value);
                 }
-                ("OpenGL", format!("api type {api_type}"))
             }
-            ProbeTail::Other { id, bytes } => {
-                fields.push(Field::new("tail bytes", bytes.len().to_string()));
-                ("probe", format!("id {id:#06x}"))
+            ProbeTail::Other { bytes, .. } => {
+                self.push_number(fields, "tail bytes", Decimal, bytes.len() as u64);
             }
-        };
-        let name = if what.is_empty() {
-            format!("{kind}: {api}")
-        } else {
-            format!("{kind} {what}: {api}")
-        };
-        self.marker(t, time, &name, fields);
+        }
+    }
+
+    /// The counter of custom chart `name` on lane `t`.
+    fn chart(&mut self, t: ThreadRef, name: &str) -> CounterRef {
+        if let Some(&c) = self.charts.get(&t).and_then(|charts| charts.get(name)) {
+            return c;
+        }
+        let c = self.counter(format!("custom: {name}"), "", None, Some(t));
+        self.charts.entry(t).or_default().insert(name.to_owned(), c);
+        c
     }
 
     /// Allocation stack: the instrumented calls open on the thread, then the API.
@@ -185,7 +238,14 @@ impl Build<'_> {
         for name in self.calls.open_names(t) {
             stack = self.b.child_stack(stack, name);
         }
-        let leaf = self.b.intern(&format!("API #{api_id}"));
+        let leaf = match self.apis.get(&api_id) {
+            Some(&leaf) => leaf,
+            None => {
+                let leaf = self.b.intern(&format!("API #{api_id}"));
+                self.apis.insert(api_id, leaf);
+                leaf
+            }
+        };
         self.b.child_stack(stack, leaf)
     }
 

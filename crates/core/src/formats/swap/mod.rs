@@ -25,6 +25,7 @@ mod parse_process;
 pub mod parse_system;
 pub mod reader;
 pub mod stream;
+mod texts;
 pub mod values;
 
 use crate::input::{Decoder, FileProbe};
@@ -65,12 +66,14 @@ pub fn detect(probes: &[FileProbe]) -> bool {
 pub fn parse(bytes: &[u8], hints: SystemHints) -> ParsedStream {
     let mut parser = StreamParser::default();
     parser.feed(bytes);
-    parser.finish(hints)
+    parser.finish(hints).into_parsed()
 }
 
 /// Decodes a whole stream held in memory into a trace.
 pub fn decode(bytes: &[u8], hints: SystemHints, file: &str) -> Trace {
-    build::build(parse(bytes, hints), file)
+    let mut parser = StreamParser::with_capacity(bytes.len() as u64);
+    parser.feed(bytes);
+    build::build(parser.finish(hints), file)
 }
 
 /// Reads `swap.cpus`: the CPU count, then optionally the energy device count.
@@ -117,12 +120,14 @@ impl SwapDecoder {
             .map(|(_, p)| p.path.clone())
             .collect();
         SwapDecoder {
+            parser: StreamParser::with_capacity(
+                stream.and_then(|i| probes.get(i)).map_or(0, |p| p.size),
+            ),
             probes,
             stream,
             cpus_file,
             ignored,
             current: None,
-            parser: StreamParser::default(),
             cpus_text: Vec::new(),
         }
     }

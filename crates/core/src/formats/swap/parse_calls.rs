@@ -75,6 +75,11 @@ pub fn function_call(
         Some((m, r.remaining(), legacy))
     };
     let preferred = read(preferred_legacy);
+    // A readable message that ends exactly wins whatever the other layout
+    // reads (the first arm below), so the other is not read at all.
+    if matches!(&preferred, Some((p, 0, _)) if readable(p)) {
+        return preferred;
+    }
     let other = read(!preferred_legacy);
     match (&preferred, &other) {
         (Some((p, 0, _)), Some((o, 0, _))) if !readable(p) && readable(o) => other,

@@ -48,6 +48,11 @@ pub fn web_0015(payload: &[u8], is_known_pid: impl Fn(u32) -> bool) -> Option<(M
             .get(1..5)
             .and_then(|b| <[u8; 4]>::try_from(b).ok())
             .is_some_and(|b| is_known_pid(u32::from_le_bytes(b)));
+    web_0015_as(payload, sampling)
+}
+
+/// 0x0015 read as web sampling (`sampling`) or as a web function entry.
+pub fn web_0015_as(payload: &[u8], sampling: bool) -> Option<(Message, usize)> {
     let mut r = Reader::new(payload);
     let message = if sampling {
         let subtype = r.u8()?;

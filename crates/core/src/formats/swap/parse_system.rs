@@ -23,6 +23,8 @@ pub struct SystemLayout {
     pub v42: bool,
 }
 
+/// How many of the first messages the inference scores.
+pub const INFER_SAMPLE: usize = 32;
 /// Largest CPU count tried when inferring.
 const MAX_CPUS: u32 = 64;
 /// Energy device counts the daemon versions use.
@@ -31,77 +33,66 @@ const DEVICE_COUNTS: [u32; 2] = [5, 3];
 /// Parses one MSG_SYSTEM payload with `layout`; returns it and the bytes
 /// left before `len`.
 pub fn parse(payload: &[u8], layout: SystemLayout) -> Option<(System, usize)> {
+    let mut system = System::default();
+    let left = parse_into(payload, layout, &mut system)?;
+    Some((system, left))
+}
+
+/// Parses one MSG_SYSTEM payload with `layout` into `s`, reusing its
+/// vectors (one per message of a long stream would be a lot of allocating);
+/// returns the bytes left before `len`. On `None`, `s` holds a partial read.
+pub fn parse_into(payload: &[u8], layout: SystemLayout, s: &mut System) -> Option<usize> {
     let mut r = Reader::new(payload);
     let n = layout.cpus as usize;
-    let cpu_frequency = (0..n).map(|_| r.f32()).collect::<Option<_>>()?;
-    let cpu_load = (0..n).map(|_| r.f32()).collect::<Option<_>>()?;
-    let memory_used = r.u64()?;
-    let process_count = r.count(48)?;
-    let processes = (0..process_count)
-        .map(|_| {
-            let pid = r.u32()?;
-            let load = r.f32()?;
-            let virtual_bytes = r.u64()?;
-            let resident = r.u64()?;
-            let shared = r.u64()?;
-            let pss = r.u64()?;
-            let gem_and_3d = if layout.v42 {
-                Some((r.u64()?, r.u64()?))
-            } else {
-                None
-            };
-            let total_alloc = r.u64()?;
-            let thread_count = r.count(8)?;
-            let threads = (0..thread_count)
-                .map(|_| Some((r.u32()?, r.f32()?)))
-                .collect::<Option<_>>()?;
-            Some(SystemProcess {
-                pid,
-                load,
-                virtual_bytes,
-                resident,
-                shared,
-                pss,
-                gem_and_3d,
-                total_alloc,
-                threads,
-            })
-        })
-        .collect::<Option<_>>()?;
-    let other_count = r.count(8)?;
-    let others = (0..other_count)
-        .map(|_| Some((r.u32()?, r.f32()?)))
-        .collect::<Option<_>>()?;
-    let mut disk = [0u32; 5];
-    for slot in &mut disk {
+    fill(&mut s.cpu_frequency, n, || r.f32())?;
+    fill(&mut s.cpu_load, n, || r.f32())?;
+    s.memory_used = r.u64()?;
+    let process_count = r.count(48)? as usize;
+    // Existing entries keep their thread vectors' room.
+    s.processes
+        .resize_with(process_count, SystemProcess::default);
+    for p in &mut s.processes {
+        p.pid = r.u32()?;
+        p.load = r.f32()?;
+        p.virtual_bytes = r.u64()?;
+        p.resident = r.u64()?;
+        p.shared = r.u64()?;
+        p.pss = r.u64()?;
+        p.gem_and_3d = if layout.v42 {
+            Some((r.u64()?, r.u64()?))
+        } else {
+            None
+        };
+        p.total_alloc = r.u64()?;
+        let thread_count = r.count(8)? as usize;
+        fill(&mut p.threads, thread_count, || Some((r.u32()?, r.f32()?)))?;
+    }
+    let other_count = r.count(8)? as usize;
+    fill(&mut s.others, other_count, || Some((r.u32()?, r.f32()?)))?;
+    for slot in &mut s.disk {
         *slot = r.u32()?;
     }
-    let mut network = [0u32; 2];
-    for slot in &mut network {
+    for slot in &mut s.network {
         *slot = r.u32()?;
     }
-    let mut devices = [0u32; 13];
-    for slot in &mut devices {
+    for slot in &mut s.devices {
         *slot = r.u32()?;
     }
-    let energy = r.u32()?;
+    s.energy = r.u32()?;
     let d = layout.energy_devices as usize;
-    let energy_per_device = (0..d).map(|_| r.u32()).collect::<Option<_>>()?;
-    let app_energy_per_device = (0..d).map(|_| r.u32()).collect::<Option<_>>()?;
-    let system = System {
-        cpu_frequency,
-        cpu_load,
-        memory_used,
-        processes,
-        others,
-        disk,
-        network,
-        devices,
-        energy,
-        energy_per_device,
-        app_energy_per_device,
-    };
-    Some((system, r.remaining()))
+    fill(&mut s.energy_per_device, d, || r.u32())?;
+    fill(&mut s.app_energy_per_device, d, || r.u32())?;
+    Some(r.remaining())
+}
+
+/// Replaces the contents of `out` with `n` items read by `read`; `None`
+/// as soon as one does not fit.
+fn fill<T>(out: &mut Vec<T>, n: usize, mut read: impl FnMut() -> Option<T>) -> Option<()> {
+    out.clear();
+    for _ in 0..n {
+        out.push(read()?);
+    }
+    Some(())
 }
 
 /// The slack the daemon leaves after a message parsed with `layout`, on
@@ -136,7 +127,7 @@ pub fn infer(payloads: &[&[u8]], cpus: Option<u32>, devices: Option<u32>) -> Opt
     };
     let mut best: Option<(usize, usize, SystemLayout)> = None;
     // Only the first messages are scored: the layout is the same for all.
-    let sample: Vec<&[u8]> = payloads.iter().take(32).copied().collect();
+    let sample: Vec<&[u8]> = payloads.iter().take(INFER_SAMPLE).copied().collect();
     for v42 in [false, true] {
         for &energy_devices in &device_choices {
             for n in cpu_range.clone() {

@@ -9,7 +9,7 @@ use super::reader::Reader;
 
 /// A typed value. Floating-point values keep their bits so a value read
 /// back compares equal to the one written, NaNs included.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     Bool(u8),
     Char(u8),

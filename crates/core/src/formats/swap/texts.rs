@@ -1,0 +1,145 @@
+//! Interned texts of detail fields and names, remembered by what they were
+//! made from: a long stream repeats the same arguments, addresses, keys and
+//! numbers over and over, and formatting each again (then hashing the text
+//! to intern it) was most of the build's work. A text is interned at the
+//! moment it would have been without the caches, so the string table comes
+//! out the same.
+
+use super::build::Build;
+use super::values::{display_list, Value};
+use crate::fast_hash::FastMap;
+use crate::model::{StrId, Value as FieldValue};
+
+/// Entries a cache holds before it stops remembering (a stream whose values
+/// never repeat gains nothing from it and should not pay memory for it).
+const CAP: usize = 1 << 16;
+
+/// How a number is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Number {
+    /// `42`.
+    Decimal,
+    /// `0x2a`.
+    Hex,
+    /// An `f64`'s bits, written as Rust displays the value.
+    Float,
+}
+
+/// The caches; see the module docs.
+#[derive(Default)]
+pub struct Texts {
+    /// Field keys by the address and length of their `'static` text.
+    keys: FastMap<(usize, usize), StrId>,
+    /// Argument lists (or one value) by their values.
+    values: FastMap<Vec<Value>, StrId>,
+    /// `library+0x…` names by pid and address; emptied when mappings change.
+    addresses: FastMap<(u32, u64), StrId>,
+    numbers: FastMap<(Number, u64), StrId>,
+}
+
+impl Texts {
+    /// Forgets the address names (a mapping was added or removed).
+    pub fn mappings_changed(&mut self) {
+        self.addresses.clear();
+    }
+}
+
+impl Build<'_> {
+    /// The interned key `key`.
+    pub fn key(&mut self, key: &'static str) -> StrId {
+        // The address and the length of a text identify its content.
+        let at = (key.as_ptr() as usize, key.len());
+        if let Some(&id) = self.texts.keys.get(&at) {
+            return id;
+        }
+        let id = self.b.intern(key);
+        self.texts.keys.insert(at, id);
+        id
+    }
+
+    /// The interned text of values joined for a detail field.
+    pub fn values_text(&mut self, values: &[Value]) -> StrId {
+        if let Some(&id) = self.texts.values.get(values) {
+            return id;
+        }
+        let id = self.b.intern(&display_list(values));
+        if self.texts.values.len() < CAP {
+            self.texts.values.insert(values.to_vec(), id);
+        }
+        id
+    }
+
+    /// The interned name of `address` in process `pid`.
+    pub fn address_name(&mut self, pid: u32, address: u64) -> StrId {
+        if let Some(&id) = self.texts.addresses.get(&(pid, address)) {
+            return id;
+        }
+        let id = self.b.intern(&self.space.name(pid, address));
+        if self.texts.addresses.len() >= CAP {
+            self.texts.addresses.clear();
+        }
+        self.texts.addresses.insert((pid, address), id);
+        id
+    }
+
+    /// The interned text of a number.
+    pub fn number(&mut self, how: Number, n: u64) -> StrId {
+        if let Some(&id) = self.texts.numbers.get(&(how, n)) {
+            return id;
+        }
+        let text = match how {
+            Number::Decimal => n.to_string(),
+            Number::Hex => format!("{n:#x}"),
+            Number::Float => f64::from_bits(n).to_string(),
+        };
+        let id = self.b.intern(&text);
+        if self.texts.numbers.len() < CAP {
+            self.texts.numbers.insert((how, n), id);
+        }
+        id
+    }
+
+    /// Appends a field whose value is interned text.
+    pub fn push_text(
+        &mut self,
+        fields: &mut Vec<(StrId, FieldValue)>,
+        key: &'static str,
+        text: &str,
+    ) {
+        let key = self.key(key);
+        let text = self.b.intern(text);
+        fields.push((key, FieldValue::Text(text)));
+    }
+
+    /// Appends a field whose value is a number written `how`.
+    pub fn push_number(
+        &mut self,
+        fields: &mut Vec<(StrId, FieldValue)>,
+        key: &'static str,
+        how: Number,
+        n: u64,
+    ) {
+        let key = self.key(key);
+        let text = self.number(how, n);
+        fields.push((key, FieldValue::Text(text)));
+    }
+
+    /// Appends the argument and return fields of a call.
+    pub fn push_values(
+        &mut self,
+        fields: &mut Vec<(StrId, FieldValue)>,
+        args: &[Value],
+        ret: Option<&Value>,
+    ) {
+        if !args.is_empty() {
+            let key = self.key("args");
+            let text = self.values_text(args);
+            fields.push((key, FieldValue::Text(text)));
+        }
+        if let Some(ret) = ret {
+            let key = self.key("return");
+            let text = self.values_text(std::slice::from_ref(ret));
+            fields.push((key, FieldValue::Text(text)));
+        }
+    }
+}
