@@ -298,6 +298,13 @@ impl TraceBuilder {
         }
     }
 
+    /// Adds several detail fields to a span, in order.
+    pub fn details(&mut self, t: ThreadRef, span: SpanRef, fields: &[(StrId, Value)]) {
+        if let Some(thread) = self.trace.threads.get_mut(t as usize) {
+            thread.spans.details.extend(span, fields);
+        }
+    }
+
     /// Adds an instant marker.
     pub fn instant(&mut self, t: ThreadRef, time: i64, name: StrId, fields: Vec<Field>) {
         let fields: Vec<(StrId, Value)> = fields

@@ -16,8 +16,8 @@ use super::packets::{CALL_ALLOC, CALL_FREE};
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
-    AllocationRef, CounterRef, ResourceRef, Severity, SpanRef, StrId, ThreadRef, TraceBuilder,
-    Value, NO_PARENT,
+    AllocationRef, CounterRef, ResourceRef, Severity, StrId, ThreadRef, TraceBuilder, Value,
+    NO_PARENT,
 };
 use std::collections::HashMap;
 
@@ -73,6 +73,8 @@ pub fn build(
     let no_backtrace = builder.intern("(no backtrace)");
     let words = Words::new(builder);
     let mut caches = Caches::default();
+    // The fields of the call being built, written to the span at once.
+    let mut fields: Vec<(StrId, Value)> = Vec::new();
     builder.reserve_spans(thread, session.calls.len() as u64);
     builder.reserve_details(thread, detail_count(session, &plan));
 
@@ -104,9 +106,10 @@ pub fn build(
             words: &words,
             contexts: &context_names,
         };
+        fields.clear();
         texts.add(
             builder,
-            (thread, span),
+            &mut fields,
             session,
             (index as u32, call),
             slot.name_id,
@@ -120,7 +123,7 @@ pub fn build(
         match planned.step {
             Step::Reference { count, first } => {
                 let text = builder.intern(&format!("count {count} on call #{first}"));
-                builder.detail(thread, span, words.reference, Value::Text(text));
+                fields.push((words.reference, Value::Text(text)));
             }
             Step::Allocate { freed_by } => {
                 let stack = *stacks
@@ -157,7 +160,7 @@ pub fn build(
                     allocations.insert(index as u32, allocation);
                     Value::Numbered(words.call_no, freed_by)
                 };
-                builder.detail(thread, span, words.freed_by, freed_by);
+                fields.push((words.freed_by, freed_by));
             }
             Step::Release { block } => {
                 let allocation = allocations.remove(&block).unwrap_or(AllocationRef::MAX);
@@ -165,20 +168,16 @@ pub fn build(
                 let size = session.calls.get(block as usize).map_or(0, block_size);
                 slot.live_total = slot.live_total.saturating_sub(size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
-                builder.detail(
-                    thread,
-                    span,
-                    words.frees,
-                    Value::Numbered(words.call_no, block + 1),
-                );
+                fields.push((words.frees, Value::Numbered(words.call_no, block + 1)));
             }
             Step::Unmatched => {
                 unmatched += 1;
                 builder.unmatched_free(slot.resource);
-                builder.detail(thread, span, words.frees, Value::Text(words.nothing));
+                fields.push((words.frees, Value::Text(words.nothing)));
             }
             Step::Undefined => undefined += 1,
         }
+        builder.details(thread, span, &fields);
     }
 
     report_counts(builder, unmatched, undefined, unknown_types);
@@ -336,13 +335,13 @@ struct CallTexts<'a> {
 }
 
 impl CallTexts<'_> {
-    /// Adds the detail fields of a call span: kind, resource, size, id,
+    /// Adds the detail fields of a call span to `fields`: kind, resource, size, id,
     /// contexts, timestamp, arguments and backtrace. `caches` remember the
     /// interned context names and argument keys.
     fn add(
         &self,
         builder: &mut TraceBuilder,
-        (thread, span): (ThreadRef, SpanRef),
+        fields: &mut Vec<(StrId, Value)>,
         session: &Session,
         (index, call): (u32, &Call),
         resource: StrId,
@@ -354,12 +353,12 @@ impl CallTexts<'_> {
             CALL_FREE => w.kinds[1],
             _ => w.kinds[2],
         };
-        builder.detail(thread, span, w.call, Value::Text(kind));
-        builder.detail(thread, span, w.resource, Value::Text(resource));
+        fields.push((w.call, Value::Text(kind)));
+        fields.push((w.resource, Value::Text(resource)));
         if call.kind == CALL_ALLOC {
-            builder.detail(thread, span, w.size, Value::Int(i64::from(call.size)));
+            fields.push((w.size, Value::Int(i64::from(call.size))));
         }
-        builder.detail(thread, span, w.id, Value::Hex(call.id));
+        fields.push((w.id, Value::Hex(call.id)));
         for bit in set_bits(call.context) {
             let Some(cached) = caches.contexts.get_mut(bit as usize) else {
                 continue;
@@ -375,14 +374,14 @@ impl CallTexts<'_> {
                     *cached.insert(builder.intern(&text))
                 }
             };
-            builder.detail(thread, span, w.context, Value::Text(name));
+            fields.push((w.context, Value::Text(name)));
         }
         if call.timestamp != 0 {
             let text = *caches
                 .clock_texts
                 .entry(call.timestamp)
                 .or_insert_with(|| builder.intern(&clock_text(call.timestamp)));
-            builder.detail(thread, span, w.timestamp, Value::Text(text));
+            fields.push((w.timestamp, Value::Text(text)));
         }
         if let Some(args) = session.arguments.get(&index) {
             for (name, value) in args {
@@ -395,7 +394,7 @@ impl CallTexts<'_> {
                     }
                 };
                 let value = builder.intern(value);
-                builder.detail(thread, span, key, Value::Text(value));
+                fields.push((key, Value::Text(value)));
             }
         }
         let backtrace = if session.backtrace(call).is_empty() {
@@ -403,7 +402,7 @@ impl CallTexts<'_> {
         } else {
             Value::Numbered(w.hash, call.backtrace)
         };
-        builder.detail(thread, span, w.backtrace, backtrace);
+        fields.push((w.backtrace, backtrace));
     }
 }
 

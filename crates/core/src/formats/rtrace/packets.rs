@@ -101,8 +101,13 @@ impl<'a> Cursor<'a> {
                 self.take(pad)?;
             }
         }
-        let text = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
-        Some(String::from_utf8_lossy(text))
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        let text = bytes.get(..end).unwrap_or(&[]);
+        // Names are ASCII in practice: checking is cheaper than the lossy pass.
+        Some(match std::str::from_utf8(text) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(text),
+        })
     }
 }
 
