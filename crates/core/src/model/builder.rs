@@ -128,6 +128,23 @@ impl TraceBuilder {
         let _ = spans.flags.try_reserve_exact(n);
     }
 
+    /// Makes room for about `n` more detail fields on the spans of thread
+    /// `t` (a hint, like [`TraceBuilder::reserve_spans`]).
+    pub fn reserve_details(&mut self, t: ThreadRef, n: u64) {
+        let Some(thread) = self.trace.threads.get_mut(t as usize) else {
+            return;
+        };
+        let n = usize::try_from(n)
+            .unwrap_or(usize::MAX)
+            .min(u32::MAX as usize);
+        let details = &mut thread.spans.details;
+        // A hint too big for this machine is simply not followed.
+        let _ = details.owner.try_reserve_exact(n);
+        let _ = details.key.try_reserve_exact(n);
+        let _ = details.kind.try_reserve_exact(n);
+        let _ = details.payload.try_reserve_exact(n);
+    }
+
     /// Looks a thread up by its tracer id.
     pub fn find_thread(&self, id: &str) -> Option<ThreadRef> {
         self.thread_index.get(id).copied()
@@ -278,6 +295,13 @@ impl TraceBuilder {
     pub fn detail(&mut self, t: ThreadRef, span: SpanRef, key: StrId, value: Value) {
         if let Some(thread) = self.trace.threads.get_mut(t as usize) {
             thread.spans.details.push(span, key, value);
+        }
+    }
+
+    /// Adds several detail fields to a span, in order.
+    pub fn details(&mut self, t: ThreadRef, span: SpanRef, fields: &[(StrId, Value)]) {
+        if let Some(thread) = self.trace.threads.get_mut(t as usize) {
+            thread.spans.details.extend(span, fields);
         }
     }
 

@@ -190,6 +190,15 @@ impl Details {
         self.payload.push(payload);
     }
 
+    /// Appends fields of one owner, in order (one reservation per column
+    /// instead of one per field).
+    pub(super) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
+        self.owner.extend(std::iter::repeat_n(owner, fields.len()));
+        self.key.extend(fields.iter().map(|f| f.0));
+        self.kind.extend(fields.iter().map(|f| f.1.pack().0));
+        self.payload.extend(fields.iter().map(|f| f.1.pack().1));
+    }
+
     /// Puts the fields in owner order, keeping the order of one owner's fields
     /// (a counting sort: owners are span or marker indices).
     pub(super) fn sort_by_owner(&mut self) {

@@ -10,27 +10,22 @@
 //! milliseconds (often all equal, or all 0 with `-T`), so they are kept as a
 //! detail instead of being the clock.
 
+use super::matching::{self, Step};
 use super::modules::Symbolizer;
 use super::packets::{CALL_ALLOC, CALL_FREE};
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
-    AllocationRef, CounterRef, ResourceRef, Severity, SpanRef, StrId, ThreadRef, TraceBuilder,
-    Value, NO_PARENT,
+    AllocationRef, CounterRef, ResourceRef, Severity, StrId, ThreadRef, TraceBuilder, Value,
+    NO_PARENT,
 };
 use std::collections::HashMap;
 
-/// Resource types not registered by RESR that get their own slot.
-const MAX_UNREGISTERED_TYPES: u64 = 16;
-
 /// The model side of one resource type.
 pub struct ResourceSlot {
-    /// RESR id (the CALL's `res_type_id`).
-    pub type_id: u32,
     pub name: String,
     /// `name`, interned.
     name_id: StrId,
-    pub refcounted: bool,
     pub unit: &'static str,
     pub resource: ResourceRef,
     counter: CounterRef,
@@ -53,16 +48,6 @@ pub struct Outcome {
     pub context_calls: HashMap<u32, u64>,
 }
 
-/// One allocation as this module tracks it.
-struct Block {
-    allocation: AllocationRef,
-    call: u32,
-    backtrace: u32,
-    size: u64,
-    span: SpanRef,
-    freed: bool,
-}
-
 /// Builds spans, allocations and live counters from the session's calls.
 pub fn build(
     session: &Session,
@@ -70,13 +55,15 @@ pub fn build(
     thread: ThreadRef,
     symbolizer: &Symbolizer,
 ) -> Outcome {
+    let plan = matching::plan(session);
     let mut slots = resource_slots(session, builder);
-    let mut blocks: Vec<Vec<Block>> = slots.iter().map(|_| Vec::new()).collect();
-    // (slot, resource id) → (block index, reference count).
-    let mut held: FastMap<(usize, u64), (usize, u32)> = FastMap::default();
+    let mut live: Vec<Vec<LiveBlock>> = slots.iter().map(|_| Vec::new()).collect();
+    // Allocation of each allocating call, by call index.
+    let mut allocations: FastMap<u32, AllocationRef> = FastMap::default();
     let mut frame_names: FastMap<u64, StrId> = FastMap::default();
     let mut stacks: FastMap<(u32, u32), u32> = FastMap::default();
-    let mut context_calls: HashMap<u32, u64> = HashMap::new();
+    let mut function_names: Vec<Option<StrId>> = vec![None; session.functions.len()];
+    let mut context_counts = [0u64; 32];
     let (mut unmatched, mut undefined, mut unknown_types) = (0u64, 0u64, 0u64);
     let context_names: HashMap<u32, &str> = session
         .contexts
@@ -85,63 +72,60 @@ pub fn build(
         .collect();
     let no_backtrace = builder.intern("(no backtrace)");
     let words = Words::new(builder);
-    let mut context_values: HashMap<u32, StrId> = HashMap::new();
-    let mut argument_keys: HashMap<String, StrId> = HashMap::new();
-    let mut clock_texts: FastMap<u32, StrId> = FastMap::default();
+    let mut caches = Caches::default();
+    // The fields of the call being built, written to the span at once.
+    let mut fields: Vec<(StrId, Value)> = Vec::new();
+    builder.reserve_spans(thread, session.calls.len() as u64);
+    builder.reserve_details(thread, detail_count(session, &plan));
 
-    for (index, call) in session.calls.iter().enumerate() {
+    for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
         let ordinal = index as u32 + 1;
         let time = i64::from(ordinal);
-        let name = builder.intern(session.function(call));
+        let name = match function_names.get_mut(call.function as usize) {
+            Some(Some(name)) => *name,
+            Some(cached) => *cached.insert(builder.intern(session.function(call))),
+            None => builder.intern(session.function(call)),
+        };
         let span = builder.begin(thread, time, name, 0);
         builder.end(thread, time + 1);
-        let slot_index = match slots.iter().position(|s| s.type_id == call.resource_type) {
-            Some(i) => i,
-            None if session.resources.is_empty() && !slots.is_empty() => 0,
-            // Damaged data can name thousands of types: past a few, one
-            // catch-all slot holds them all.
-            None if unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
-            None => {
-                unknown_types += 1;
-                let label = if unknown_types == MAX_UNREGISTERED_TYPES {
-                    "unregistered resources".to_owned()
-                } else {
-                    format!("resource {}", call.resource_type)
-                };
-                slots.push(new_slot(builder, call.resource_type, &label, "", 0));
-                blocks.push(Vec::new());
-                slots.len() - 1
-            }
+        let slot_index = planned.slot as usize;
+        if slot_index >= slots.len() {
+            unknown_types += 1;
+            let label = if unknown_types == matching::MAX_UNREGISTERED_TYPES {
+                "unregistered resources".to_owned()
+            } else {
+                format!("resource {}", call.resource_type)
+            };
+            slots.push(new_slot(builder, &label, ""));
+            live.push(Vec::new());
+        }
+        let (Some(slot), Some(live)) = (slots.get_mut(slot_index), live.get_mut(slot_index)) else {
+            continue;
         };
-        let resource = slots[slot_index].name_id;
         let texts = CallTexts {
             words: &words,
             contexts: &context_names,
         };
-        let mut caches = (&mut context_values, &mut argument_keys, &mut clock_texts);
+        fields.clear();
         texts.add(
             builder,
-            (thread, span),
+            &mut fields,
             session,
             (index as u32, call),
-            resource,
+            slot.name_id,
             &mut caches,
         );
-        for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
-            *context_calls.entry(bit).or_default() += 1;
+        for bit in set_bits(call.context) {
+            if let Some(count) = context_counts.get_mut(bit as usize) {
+                *count += 1;
+            }
         }
-        let slot = &mut slots[slot_index];
-        let list = &mut blocks[slot_index];
-        let key = (slot_index, call.id);
-        match call.kind {
-            CALL_ALLOC => {
-                if let Some((at, count)) = held.get_mut(&key).filter(|_| slot.refcounted) {
-                    *count = count.saturating_add(1);
-                    let first = list.get(*at).map_or(0, |b| b.call);
-                    let text = builder.intern(&format!("count {count} on call #{first}"));
-                    builder.detail(thread, span, words.reference, Value::Text(text));
-                    continue;
-                }
+        match planned.step {
+            Step::Reference { count, first } => {
+                let text = builder.intern(&format!("count {count} on call #{first}"));
+                fields.push((words.reference, Value::Text(text)));
+            }
+            Step::Allocate { freed_by } => {
                 let stack = *stacks
                     .entry((call.backtrace, call.function))
                     .or_insert_with(|| {
@@ -160,86 +144,94 @@ pub fn build(
                             .unwrap_or_else(|| builder.child_stack(NO_PARENT, no_backtrace));
                         builder.child_stack(base, name)
                     });
-                let size = u64::from(call.size as u32);
+                let size = block_size(call);
                 let allocation =
                     builder.allocate(slot.resource, thread, time, size, call.id, stack);
                 slot.live_total = slot.live_total.saturating_add(size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
-                // An older block with the same id is not released by this; it
-                // stays live (and so counts as leaked), as in postproc's filter.
-                held.insert(key, (list.len(), 1));
-                list.push(Block {
-                    allocation,
-                    call: ordinal,
-                    backtrace: call.backtrace,
-                    size,
-                    span,
-                    freed: false,
-                });
+                let freed_by = if freed_by == 0 {
+                    live.push(LiveBlock {
+                        call: ordinal,
+                        backtrace: call.backtrace,
+                        size,
+                    });
+                    Value::Text(words.never)
+                } else {
+                    allocations.insert(index as u32, allocation);
+                    Value::Numbered(words.call_no, freed_by)
+                };
+                fields.push((words.freed_by, freed_by));
             }
-            CALL_FREE => {
-                let Some((at, count)) = held.get_mut(&key) else {
-                    unmatched += 1;
-                    builder.unmatched_free(slot.resource);
-                    builder.detail(thread, span, words.frees, Value::Text(words.nothing));
-                    continue;
-                };
-                *count = count.saturating_sub(1);
-                let at = *at;
-                let Some(block) = list.get_mut(at) else {
-                    continue;
-                };
-                if slot.refcounted && *count > 0 {
-                    let text = builder.intern(&format!("count {count} on call #{}", block.call));
-                    builder.detail(thread, span, words.reference, Value::Text(text));
-                    continue;
-                }
-                held.remove(&key);
-                block.freed = true;
-                builder.free(slot.resource, block.allocation, time);
-                slot.live_total = slot.live_total.saturating_sub(block.size);
+            Step::Release { block } => {
+                let allocation = allocations.remove(&block).unwrap_or(AllocationRef::MAX);
+                builder.free(slot.resource, allocation, time);
+                let size = session.calls.get(block as usize).map_or(0, block_size);
+                slot.live_total = slot.live_total.saturating_sub(size);
                 builder.counter_value(slot.counter, time, slot.live_total as f64);
-                let freed_call = block.call;
-                let call_no = words.call_no;
-                builder.detail(
-                    thread,
-                    span,
-                    words.frees,
-                    Value::Numbered(call_no, freed_call),
-                );
-                builder.detail(
-                    thread,
-                    block.span,
-                    words.freed_by,
-                    Value::Numbered(call_no, ordinal),
-                );
+                fields.push((words.frees, Value::Numbered(words.call_no, block + 1)));
             }
-            _ => undefined += 1,
+            Step::Unmatched => {
+                unmatched += 1;
+                builder.unmatched_free(slot.resource);
+                fields.push((words.frees, Value::Text(words.nothing)));
+            }
+            Step::Undefined => undefined += 1,
         }
+        builder.details(thread, span, &fields);
     }
 
-    let live = blocks
-        .iter()
-        .map(|list| {
-            list.iter()
-                .filter(|b| !b.freed)
-                .map(|b| {
-                    builder.detail(thread, b.span, words.freed_by, Value::Text(words.never));
-                    LiveBlock {
-                        call: b.call,
-                        backtrace: b.backtrace,
-                        size: b.size,
-                    }
-                })
-                .collect()
-        })
-        .collect();
     report_counts(builder, unmatched, undefined, unknown_types);
+    let context_calls = (0..32u32)
+        .zip(context_counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(bit, n)| (1u32 << bit, n))
+        .collect();
     Outcome {
         slots,
         live,
         context_calls,
     }
+}
+
+/// The size an allocating call gives its block (the 32-bit size field,
+/// unsigned).
+fn block_size(call: &Call) -> u64 {
+    u64::from(call.size as u32)
+}
+
+/// The positions of the bits set in `mask`, lowest first.
+fn set_bits(mut mask: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = mask.trailing_zeros();
+        (mask != 0).then(|| {
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+/// How many detail fields [`build`] writes: the columns are reserved for
+/// exactly that many, instead of growing (and copying) as they fill.
+fn detail_count(session: &Session, plan: &matching::Plan) -> u64 {
+    session
+        .calls
+        .iter()
+        .zip(&plan.calls)
+        .enumerate()
+        .map(|(index, (call, planned))| {
+            let arguments = session
+                .arguments
+                .get(&(index as u32))
+                .map_or(0, |args| args.len() as u64);
+            // call, resource, id, backtrace; size of allocations; one per
+            // context; the timestamp when recorded.
+            4 + u64::from(call.kind == CALL_ALLOC)
+                + u64::from(call.context.count_ones())
+                + u64::from(call.timestamp != 0)
+                + arguments
+                + u64::from(planned.step != Step::Undefined)
+        })
+        .sum()
 }
 
 /// One slot per RESR, in registration order; one default slot when the
@@ -251,22 +243,16 @@ fn resource_slots(session: &Session, builder: &mut TraceBuilder) -> Vec<Resource
         }
         let has_memory = session.modules.iter().any(|(_, _, n)| n == "memory");
         let name = if has_memory { "memory" } else { "resource" };
-        return vec![new_slot(builder, 0, name, "", 0)];
+        return vec![new_slot(builder, name, "")];
     }
     session
         .resources
         .iter()
-        .map(|r| new_slot(builder, r.id, &r.name, &r.description, r.flags))
+        .map(|r| new_slot(builder, &r.name, &r.description))
         .collect()
 }
 
-fn new_slot(
-    builder: &mut TraceBuilder,
-    type_id: u32,
-    name: &str,
-    description: &str,
-    flags: u32,
-) -> ResourceSlot {
+fn new_slot(builder: &mut TraceBuilder, name: &str, description: &str) -> ResourceSlot {
     let unit = if name == "memory" || description.contains("bytes") {
         "bytes"
     } else {
@@ -275,10 +261,8 @@ fn new_slot(
     let resource = builder.resource(name, unit);
     let counter = builder.counter(&format!("live {name}"), unit, Some(0), None);
     ResourceSlot {
-        type_id,
         name: name.to_owned(),
         name_id: builder.intern(name),
-        refcounted: flags & super::session::RESOURCE_REFCOUNT != 0,
         unit,
         resource,
         counter,
@@ -337,11 +321,12 @@ impl Words {
 
 /// Interned context names by bit, argument keys by name, clock texts by
 /// timestamp.
-type Caches<'a> = (
-    &'a mut HashMap<u32, StrId>,
-    &'a mut HashMap<String, StrId>,
-    &'a mut FastMap<u32, StrId>,
-);
+#[derive(Default)]
+struct Caches {
+    contexts: [Option<StrId>; 32],
+    argument_keys: HashMap<String, StrId>,
+    clock_texts: FastMap<u32, StrId>,
+}
 
 /// What the detail fields of a call are made from.
 struct CallTexts<'a> {
@@ -350,13 +335,13 @@ struct CallTexts<'a> {
 }
 
 impl CallTexts<'_> {
-    /// Adds the detail fields of a call span: kind, resource, size, id,
+    /// Adds the detail fields of a call span to `fields`: kind, resource, size, id,
     /// contexts, timestamp, arguments and backtrace. `caches` remember the
     /// interned context names and argument keys.
     fn add(
         &self,
         builder: &mut TraceBuilder,
-        (thread, span): (ThreadRef, SpanRef),
+        fields: &mut Vec<(StrId, Value)>,
         session: &Session,
         (index, call): (u32, &Call),
         resource: StrId,
@@ -368,41 +353,48 @@ impl CallTexts<'_> {
             CALL_FREE => w.kinds[1],
             _ => w.kinds[2],
         };
-        builder.detail(thread, span, w.call, Value::Text(kind));
-        builder.detail(thread, span, w.resource, Value::Text(resource));
+        fields.push((w.call, Value::Text(kind)));
+        fields.push((w.resource, Value::Text(resource)));
         if call.kind == CALL_ALLOC {
-            builder.detail(thread, span, w.size, Value::Int(i64::from(call.size)));
+            fields.push((w.size, Value::Int(i64::from(call.size))));
         }
-        builder.detail(thread, span, w.id, Value::Hex(call.id));
-        for bit in (0..32).map(|b| 1u32 << b).filter(|b| call.context & b != 0) {
-            let name = *caches.0.entry(bit).or_insert_with(|| {
-                let text = self
-                    .contexts
-                    .get(&bit)
-                    .map_or_else(|| format!("{bit:#x}"), |n| (*n).to_owned());
-                builder.intern(&text)
-            });
-            builder.detail(thread, span, w.context, Value::Text(name));
+        fields.push((w.id, Value::Hex(call.id)));
+        for bit in set_bits(call.context) {
+            let Some(cached) = caches.contexts.get_mut(bit as usize) else {
+                continue;
+            };
+            let name = match cached {
+                Some(name) => *name,
+                None => {
+                    let mask = 1u32 << bit;
+                    let text = self
+                        .contexts
+                        .get(&mask)
+                        .map_or_else(|| format!("{mask:#x}"), |n| (*n).to_owned());
+                    *cached.insert(builder.intern(&text))
+                }
+            };
+            fields.push((w.context, Value::Text(name)));
         }
         if call.timestamp != 0 {
             let text = *caches
-                .2
+                .clock_texts
                 .entry(call.timestamp)
                 .or_insert_with(|| builder.intern(&clock_text(call.timestamp)));
-            builder.detail(thread, span, w.timestamp, Value::Text(text));
+            fields.push((w.timestamp, Value::Text(text)));
         }
         if let Some(args) = session.arguments.get(&index) {
             for (name, value) in args {
-                let key = match caches.1.get(name) {
+                let key = match caches.argument_keys.get(name) {
                     Some(&key) => key,
                     None => {
                         let key = builder.intern(&format!("${name}"));
-                        caches.1.insert(name.clone(), key);
+                        caches.argument_keys.insert(name.clone(), key);
                         key
                     }
                 };
                 let value = builder.intern(value);
-                builder.detail(thread, span, key, Value::Text(value));
+                fields.push((key, Value::Text(value)));
             }
         }
         let backtrace = if session.backtrace(call).is_empty() {
@@ -410,7 +402,7 @@ impl CallTexts<'_> {
         } else {
             Value::Numbered(w.hash, call.backtrace)
         };
-        builder.detail(thread, span, w.backtrace, backtrace);
+        fields.push((w.backtrace, backtrace));
     }
 }
 

@@ -20,21 +20,21 @@ pub const TAGS: [&[u8; 4]; 12] = [
 /// hundred frames.
 pub const MAX_PAYLOAD: usize = 1 << 20;
 
-/// One framed packet.
+/// One framed packet; its payload is borrowed from the framer's buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Packet {
+pub struct Packet<'a> {
     /// The tag as four ASCII bytes in reading order (`CALL`), after undoing
     /// byte order and the protocol 1.0 spelling.
     pub tag: [u8; 4],
     /// Byte offset of the packet header in the file.
     pub offset: u64,
-    pub payload: Vec<u8>,
+    pub payload: &'a [u8],
 }
 
 /// What the framer found besides whole packets.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    Packet(Packet),
+pub enum Event<'a> {
+    Packet(Packet<'a>),
     /// A header with a plausible length but a tag the protocol does not
     /// define: the packet was skipped by its length.
     Unknown {
@@ -100,7 +100,7 @@ impl Framer {
     }
 
     /// Adds bytes and hands every completed packet (and problem) to `out`.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Event)) {
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Event<'_>)) {
         if self.stopped {
             return;
         }
@@ -124,7 +124,7 @@ impl Framer {
                         out(Event::Packet(Packet {
                             tag,
                             offset,
-                            payload: payload.to_vec(),
+                            payload,
                         }));
                     } else {
                         out(Event::Unknown { tag, offset, len });
@@ -145,7 +145,7 @@ impl Framer {
     }
 
     /// Reports a damaged stretch that ended (by a good packet or the end).
-    pub fn flush_garbage(&mut self, out: &mut impl FnMut(Event)) {
+    pub fn flush_garbage(&mut self, out: &mut impl FnMut(Event<'_>)) {
         if let Some((offset, len)) = self.garbage.take() {
             out(Event::Garbage { offset, len });
         }
@@ -225,10 +225,34 @@ mod tests {
     use super::*;
     use crate::formats::rtrace::handshake::parse;
 
-    fn collect(framer: &mut Framer, bytes: &[u8]) -> Vec<Event> {
+    /// An event with its payload copied out of the framer's buffer.
+    #[derive(Debug)]
+    enum Seen {
+        Packet {
+            tag: [u8; 4],
+            offset: u64,
+            payload: Vec<u8>,
+        },
+        Other(Event<'static>),
+    }
+
+    fn seen(event: Event<'_>) -> Seen {
+        match event {
+            Event::Packet(p) => Seen::Packet {
+                tag: p.tag,
+                offset: p.offset,
+                payload: p.payload.to_vec(),
+            },
+            Event::Unknown { tag, offset, len } => Seen::Other(Event::Unknown { tag, offset, len }),
+            Event::Garbage { offset, len } => Seen::Other(Event::Garbage { offset, len }),
+            Event::SecondHandshake { offset } => Seen::Other(Event::SecondHandshake { offset }),
+        }
+    }
+
+    fn collect(framer: &mut Framer, bytes: &[u8]) -> Vec<Seen> {
         let mut events = Vec::new();
-        framer.feed(bytes, &mut |e| events.push(e));
-        framer.flush_garbage(&mut |e| events.push(e));
+        framer.feed(bytes, &mut |e| events.push(seen(e)));
+        framer.flush_garbage(&mut |e| events.push(seen(e)));
         events
     }
 
@@ -239,13 +263,13 @@ mod tests {
         let events = collect(&mut f, b"CALL\x04\x00\x00\x00abcdBTRC\x00\x00\x00\x00");
         assert_eq!(events.len(), 2);
         assert!(
-            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"abcd" && p.offset == 12)
+            matches!(&events[0], Seen::Packet { tag, payload, offset: 12 } if tag == b"CALL" && payload == b"abcd")
         );
         let h = parse(b"\xf0\x0a\x01\x04\x04i686\x01\x04").expect("handshake");
         let mut f = Framer::new(&h);
         let events = collect(&mut f, b"\x00\x00\x00\x08LLACwxyz");
         assert!(
-            matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL" && p.payload == b"wxyz")
+            matches!(&events[0], Seen::Packet { tag, payload, .. } if tag == b"CALL" && payload == b"wxyz")
         );
     }
 
@@ -257,10 +281,15 @@ mod tests {
             &mut f,
             b"\x04\x00\x00\x00CAAA\x08\x00\x00\x00XYZW1234\xff\xff\xff\xffjunk\x04\x00\x00\x00BTTT",
         );
-        assert!(matches!(&events[0], Event::Packet(p) if &p.tag == b"CALL"));
-        assert!(matches!(&events[1], Event::Unknown { tag, len: 4, .. } if tag == b"XYZW"));
-        assert!(matches!(&events[2], Event::Garbage { len: 8, .. }));
-        assert!(matches!(&events[3], Event::Packet(p) if &p.tag == b"BTRC"));
+        assert!(matches!(&events[0], Seen::Packet { tag, .. } if tag == b"CALL"));
+        assert!(
+            matches!(&events[1], Seen::Other(Event::Unknown { tag, len: 4, .. }) if tag == b"XYZW")
+        );
+        assert!(matches!(
+            &events[2],
+            Seen::Other(Event::Garbage { len: 8, .. })
+        ));
+        assert!(matches!(&events[3], Seen::Packet { tag, .. } if tag == b"BTRC"));
     }
 
     #[test]
@@ -269,10 +298,13 @@ mod tests {
         let mut f = Framer::new(&h);
         let mut events = Vec::new();
         for byte in b"CALL\x04\x00\x00\x00abcd\xf0\x0a\x02\x00\x04i686\x00\x04" {
-            f.feed(&[*byte], &mut |e| events.push(e));
+            f.feed(&[*byte], &mut |e| events.push(seen(e)));
         }
         assert_eq!(events.len(), 2);
-        assert!(matches!(events[1], Event::SecondHandshake { offset: 24 }));
+        assert!(matches!(
+            events[1],
+            Seen::Other(Event::SecondHandshake { offset: 24 })
+        ));
         assert!(f.stopped());
     }
 }

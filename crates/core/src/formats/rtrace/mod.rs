@@ -13,6 +13,7 @@ mod calls;
 mod elf;
 mod framing;
 mod handshake;
+mod matching;
 mod modules;
 mod packets;
 mod session;
@@ -116,75 +117,38 @@ impl RtraceDecoder {
     }
 
     fn trace_path(&self) -> String {
-        self.trace_file
-            .and_then(|i| self.probes.get(i))
-            .map_or_else(String::new, |p| p.path.clone())
+        trace_path(&self.probes, self.trace_file).to_owned()
     }
 
     fn feed_trace(&mut self, chunk: &[u8]) {
+        let rest;
         let chunk = if self.framer.is_none() {
             self.head.extend_from_slice(chunk);
             match handshake::parse(&self.head) {
                 // Wait for the padding too: it is part of the handshake.
                 Ok(h) if self.head.len() >= h.len => {
-                    let rest = self.head.split_off(h.len.min(self.head.len()));
+                    rest = self.head.split_off(h.len.min(self.head.len()));
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
-                    rest
+                    &rest[..]
                 }
                 _ => return,
             }
         } else {
-            chunk.to_vec()
+            chunk
         };
-        let mut events = Vec::new();
-        if let Some(framer) = self.framer.as_mut() {
-            framer.feed(&chunk, &mut |e| events.push(e));
-        }
-        for event in events {
-            self.handle(event);
-        }
-    }
-
-    fn handle(&mut self, event: Event) {
-        let path = self
-            .trace_file
-            .and_then(|i| self.probes.get(i))
-            .map_or("", |p| p.path.as_str());
-        let file = Some(path);
-        let (Some(session), builder) = (self.session.as_mut(), &mut self.builder) else {
-            return;
-        };
-        match event {
-            Event::Packet(p) => match packets::decode(&p.tag, &p.payload, &session.handshake) {
-                Some(payload) => {
-                    if let Some(problem) = session.apply(&p.tag, payload) {
-                        report_problem(builder, file, p.offset, Some(problem));
-                    }
-                }
-                None => {
-                    let tag = String::from_utf8_lossy(&p.tag).into_owned();
-                    builder.diagnose(Severity::DataLoss, "bad-packet", file, Some(p.offset), 1, || {
-                        format!("packets too short or malformed for their type were skipped (first: {tag}, {} payload bytes)", p.payload.len())
-                    });
-                }
-            },
-            Event::Unknown { tag, offset, .. } => {
-                let tag = tag.escape_ascii().to_string();
-                builder.diagnose(Severity::Info, "unknown-packet", file, Some(offset), 1, || {
-                    format!("packets of a type sp-rtrace does not define were skipped by their length (first: \"{tag}\")")
-                });
-            }
-            Event::Garbage { offset, len } => {
-                builder.diagnose(Severity::DataLoss, "unreadable-bytes", file, Some(offset), len as u64, || {
-                    "bytes that do not frame as packets were skipped up to the next known packet (count = bytes)".into()
-                });
-            }
-            Event::SecondHandshake { offset } => {
-                builder.diagnose(Severity::DataLoss, "second-session", file, Some(offset), 1, || {
-                    "a second handshake starts another recording session appended to this file; only the first session was decoded".into()
-                });
-            }
+        let RtraceDecoder {
+            probes,
+            trace_file,
+            builder,
+            framer,
+            session,
+            ..
+        } = self;
+        let path = trace_path(probes, *trace_file);
+        if let (Some(framer), Some(session)) = (framer.as_mut(), session.as_mut()) {
+            // Packets are handled as they are framed, borrowing the framer's bytes.
+            framer.feed(chunk, &mut |e| handle(session, builder, path, e));
         }
     }
 
@@ -205,12 +169,12 @@ impl RtraceDecoder {
                 });
             return;
         };
-        let mut events = Vec::new();
-        framer.flush_garbage(&mut |e| events.push(e));
-        let (pending, at, stopped) = (framer.pending(), framer.pending_offset(), framer.stopped());
-        for event in events {
-            self.handle(event);
+        if let Some(session) = self.session.as_mut() {
+            let path = trace_path(&self.probes, self.trace_file);
+            let builder = &mut self.builder;
+            framer.flush_garbage(&mut |e| handle(session, builder, path, e));
         }
+        let (pending, at, stopped) = (framer.pending(), framer.pending_offset(), framer.stopped());
         if pending > 0 && !stopped {
             self.builder.diagnose(
                 Severity::DataLoss,
@@ -242,6 +206,49 @@ impl RtraceDecoder {
                     || format!("no symbols read from this ELF file: {why}"),
                 );
             }
+        }
+    }
+}
+
+/// The path of the trace file (empty when there is none).
+fn trace_path(probes: &[FileProbe], trace_file: Option<usize>) -> &str {
+    trace_file
+        .and_then(|i| probes.get(i))
+        .map_or("", |p| p.path.as_str())
+}
+
+/// Takes one framing event into the session, reporting what was wrong with it.
+fn handle(session: &mut Session, builder: &mut TraceBuilder, path: &str, event: Event<'_>) {
+    let file = Some(path);
+    match event {
+        Event::Packet(p) => match packets::decode(&p.tag, p.payload, &session.handshake) {
+            Some(payload) => {
+                if let Some(problem) = session.apply(&p.tag, payload) {
+                    report_problem(builder, file, p.offset, Some(problem));
+                }
+            }
+            None => {
+                let tag = String::from_utf8_lossy(&p.tag).into_owned();
+                builder.diagnose(Severity::DataLoss, "bad-packet", file, Some(p.offset), 1, || {
+                    format!("packets too short or malformed for their type were skipped (first: {tag}, {} payload bytes)", p.payload.len())
+                });
+            }
+        },
+        Event::Unknown { tag, offset, .. } => {
+            let tag = tag.escape_ascii().to_string();
+            builder.diagnose(Severity::Info, "unknown-packet", file, Some(offset), 1, || {
+                format!("packets of a type sp-rtrace does not define were skipped by their length (first: \"{tag}\")")
+            });
+        }
+        Event::Garbage { offset, len } => {
+            builder.diagnose(Severity::DataLoss, "unreadable-bytes", file, Some(offset), len as u64, || {
+                "bytes that do not frame as packets were skipped up to the next known packet (count = bytes)".into()
+            });
+        }
+        Event::SecondHandshake { offset } => {
+            builder.diagnose(Severity::DataLoss, "second-session", file, Some(offset), 1, || {
+                "a second handshake starts another recording session appended to this file; only the first session was decoded".into()
+            });
         }
     }
 }

@@ -6,6 +6,7 @@
 //! fields in the wrong order.
 
 use super::handshake::Handshake;
+use std::borrow::Cow;
 
 /// Reads fields of one payload; every read is bounds-checked.
 pub struct Cursor<'a> {
@@ -80,10 +81,15 @@ impl<'a> Cursor<'a> {
     /// whole field padded to 4 bytes; a NULL string is four zero bytes. The
     /// text ends at the first NUL.
     pub fn string(&mut self) -> Option<String> {
+        self.text().map(Cow::into_owned)
+    }
+
+    /// [`Cursor::string`] borrowed from the payload when it is valid UTF-8.
+    pub fn text(&mut self) -> Option<Cow<'a, str>> {
         let len = usize::from(self.u16()?);
         if len == 0 {
             self.take(2)?;
-            return Some(String::new());
+            return Some(Cow::Borrowed(""));
         }
         let bytes = self.take(len)?;
         // A well-formed writer makes 2 + len a multiple of 4; tolerate one
@@ -95,14 +101,46 @@ impl<'a> Cursor<'a> {
                 self.take(pad)?;
             }
         }
-        let text = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
-        Some(String::from_utf8_lossy(text).into_owned())
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        let text = bytes.get(..end).unwrap_or(&[]);
+        // Names are ASCII in practice: checking is cheaper than the lossy pass.
+        Some(match std::str::from_utf8(text) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(text),
+        })
     }
 }
 
-/// A decoded packet.
+/// The frames of a BTRC, read from the payload as they are walked (no copy
+/// per packet: most backtraces repeat one seen before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frames<'a> {
+    bytes: &'a [u8],
+    big_endian: bool,
+    pointer_size: u8,
+}
+
+impl<'a> Frames<'a> {
+    /// The frame addresses, innermost first.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + 'a {
+        let big_endian = self.big_endian;
+        self.bytes
+            .chunks_exact(usize::from(self.pointer_size.max(1)))
+            .map(
+                move |word| match (<[u8; 8]>::try_from(word), <[u8; 4]>::try_from(word)) {
+                    (Ok(b), _) if big_endian => u64::from_be_bytes(b),
+                    (Ok(b), _) => u64::from_le_bytes(b),
+                    (_, Ok(b)) if big_endian => u64::from(u32::from_be_bytes(b)),
+                    (_, Ok(b)) => u64::from(u32::from_le_bytes(b)),
+                    _ => 0,
+                },
+            )
+    }
+}
+
+/// A decoded packet; the hot ones (CALL, BTRC) borrow from the payload bytes.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Payload {
+pub enum Payload<'a> {
     ProcessInfo {
         pid: u32,
         seconds: u32,
@@ -125,8 +163,8 @@ pub enum Payload {
         id: u32,
         name: String,
     },
-    Call(CallPacket),
-    Backtrace(Vec<u64>),
+    Call(CallPacket<'a>),
+    Backtrace(Frames<'a>),
     Arguments(Vec<(String, String)>),
     NewLibrary(String),
     HeapInfo(HeapInfo),
@@ -149,14 +187,14 @@ pub enum Payload {
 
 /// A CALL: one allocation or release of a resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallPacket {
+pub struct CallPacket<'a> {
     pub resource_type: u32,
     pub context: u32,
     /// Milliseconds of CLOCK_MONOTONIC modulo 24 h; 0 when disabled.
     pub timestamp: u32,
     /// 1 free, 2 alloc, 0 undefined.
     pub kind: u32,
-    pub function: String,
+    pub function: Cow<'a, str>,
     pub size: i32,
     pub id: u64,
 }
@@ -194,7 +232,7 @@ pub const HEAP_FIELDS: [(&str, &str); 10] = [
 
 /// Decodes the payload of a packet tagged `tag`; `None` when it is too short
 /// or malformed for that type.
-pub fn decode(tag: &[u8; 4], payload: &[u8], handshake: &Handshake) -> Option<Payload> {
+pub fn decode<'a>(tag: &[u8; 4], payload: &'a [u8], handshake: &Handshake) -> Option<Payload<'a>> {
     let mut c = Cursor::new(payload, handshake);
     Some(match tag {
         b"PINF" => Payload::ProcessInfo {
@@ -227,20 +265,18 @@ pub fn decode(tag: &[u8; 4], payload: &[u8], handshake: &Handshake) -> Option<Pa
             context: c.u32()?,
             timestamp: c.u32()?,
             kind: c.u32()?,
-            function: c.string()?,
+            function: c.text()?,
             size: c.u32()? as i32,
             id: c.pointer()?,
         }),
         b"BTRC" => {
             let n = c.u32()? as usize;
-            if n.checked_mul(usize::from(handshake.pointer_size))? > c.remaining() {
-                return None;
-            }
-            let mut frames = Vec::with_capacity(n);
-            for _ in 0..n {
-                frames.push(c.pointer()?);
-            }
-            Payload::Backtrace(frames)
+            let pointer_size = if handshake.pointer_size == 8 { 8 } else { 4 };
+            Payload::Backtrace(Frames {
+                bytes: c.take(n.checked_mul(pointer_size)?)?,
+                big_endian: handshake.big_endian,
+                pointer_size: pointer_size as u8,
+            })
         }
         b"ARGS" => Payload::Arguments(arguments(payload, handshake)?),
         b"NLIB" => Payload::NewLibrary(c.string()?),
@@ -363,7 +399,7 @@ mod tests {
             (1, 3, 1_064_149, CALL_ALLOC)
         );
         assert_eq!(
-            (call.function.as_str(), call.size, call.id),
+            (call.function.as_ref(), call.size, call.id),
             ("malloc", 32, 0xe3b_32a0)
         );
         assert_eq!(decode(b"CALL", &p[..p.len() - 1], &h), None);

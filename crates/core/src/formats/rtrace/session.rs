@@ -3,9 +3,10 @@
 //! interned) because frames can only be named once every MMAP — including the
 //! ones the pre-processor appends at the end — has been seen.
 
+use super::framing::TAGS;
 use super::handshake::Handshake;
 use super::modules::Mapping;
-use super::packets::{CallPacket, HeapInfo, Payload};
+use super::packets::{CallPacket, Frames, HeapInfo, Payload};
 use crate::fast_hash::FastMap;
 use std::collections::BTreeMap;
 
@@ -88,8 +89,10 @@ pub struct Session {
     pub heap: Option<HeapInfo>,
     /// FILE: attachment name and path.
     pub attachments: Vec<(String, String)>,
-    /// Packets seen, by tag.
-    pub packet_counts: BTreeMap<String, u64>,
+    /// Packets seen, by their tag's index in [`TAGS`].
+    tag_counts: [u64; TAGS.len()],
+    /// The frames of the BTRC being interned (reused, not allocated per packet).
+    frames: Vec<u64>,
     /// The last CALL still waits for its BTRC.
     awaiting_backtrace: bool,
 }
@@ -113,19 +116,20 @@ impl Session {
             arguments: FastMap::default(),
             heap: None,
             attachments: Vec::new(),
-            packet_counts: BTreeMap::new(),
+            tag_counts: [0; TAGS.len()],
+            frames: Vec::new(),
             awaiting_backtrace: false,
         }
     }
 
     /// Takes one decoded packet in; returns what was odd about it.
-    pub fn apply(&mut self, tag: &[u8; 4], payload: Payload) -> Option<Problem> {
-        let name = String::from_utf8_lossy(tag);
-        match self.packet_counts.get_mut(name.as_ref()) {
-            Some(count) => *count += 1,
-            None => {
-                self.packet_counts.insert(name.into_owned(), 1);
-            }
+    pub fn apply(&mut self, tag: &[u8; 4], payload: Payload<'_>) -> Option<Problem> {
+        if let Some(count) = TAGS
+            .iter()
+            .position(|t| *t == tag)
+            .and_then(|i| self.tag_counts.get_mut(i))
+        {
+            *count += 1;
         }
         let mut problem = None;
         match payload {
@@ -193,13 +197,23 @@ impl Session {
         problem
     }
 
-    fn push_call(&mut self, call: CallPacket) {
-        let function = match self.function_index.get(&call.function) {
+    /// Packets seen, by tag (only the tags that occurred).
+    pub fn packet_counts(&self) -> BTreeMap<String, u64> {
+        TAGS.iter()
+            .zip(self.tag_counts)
+            .filter(|(_, n)| *n > 0)
+            .map(|(tag, n)| (String::from_utf8_lossy(*tag).into_owned(), n))
+            .collect()
+    }
+
+    fn push_call(&mut self, call: CallPacket<'_>) {
+        let function = match self.function_index.get(call.function.as_ref()) {
             Some(&function) => function,
             None => {
                 let next = self.functions.len() as u32;
-                self.function_index.insert(call.function.clone(), next);
-                self.functions.push(call.function);
+                let name = call.function.into_owned();
+                self.function_index.insert(name.clone(), next);
+                self.functions.push(name);
                 next
             }
         };
@@ -215,13 +229,15 @@ impl Session {
         });
     }
 
-    fn intern_backtrace(&mut self, frames: Vec<u64>) -> u32 {
-        if let Some(&i) = self.backtrace_index.get(&frames) {
+    fn intern_backtrace(&mut self, frames: Frames<'_>) -> u32 {
+        self.frames.clear();
+        self.frames.extend(frames.iter());
+        if let Some(&i) = self.backtrace_index.get(self.frames.as_slice()) {
             return i;
         }
         let i = self.backtraces.len() as u32;
-        self.backtraces.push(frames.clone());
-        self.backtrace_index.insert(frames, i);
+        self.backtraces.push(self.frames.clone());
+        self.backtrace_index.insert(self.frames.clone(), i);
         i
     }
 

@@ -322,7 +322,7 @@ pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
     };
     builder.metadata("call timestamps", clock);
     let counts: Vec<String> = session
-        .packet_counts
+        .packet_counts()
         .iter()
         .map(|(tag, n)| format!("{tag} {n}"))
         .collect();
