@@ -13,7 +13,7 @@ use crate::chart::{
     ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
 };
 use crate::state::Loaded;
-use flamedrop_core::layout::counter::{counter_columns, counter_range};
+use flamedrop_core::layout::counter::{counter_columns_into, CounterIndex};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -67,6 +67,10 @@ pub struct Painter {
     ellipsis_width: f64,
     label: String,
     hatch: Option<(bool, CanvasPattern)>,
+    /// Per counter of the trace: its index, built when first drawn.
+    counter_index: Vec<Option<CounterIndex>>,
+    /// A counter track's pixel columns, kept between frames.
+    columns: Vec<Option<f64>>,
     /// Line-dash arrays for `setLineDash`, made once.
     dashed: JsValue,
     solid: JsValue,
@@ -98,6 +102,8 @@ impl Painter {
             ellipsis_width: 0.0,
             label: String::new(),
             hatch: None,
+            counter_index: Vec::new(),
+            columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
         })
@@ -276,18 +282,33 @@ impl Painter {
     }
 
     /// One counter track: its name, unit and peak on the header line, then
-    /// an area chart of the largest value in each pixel column.
-    fn counter(&self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
+    /// an area chart of the largest value in each pixel column (neighbouring
+    /// columns of one height drawn as one rectangle).
+    fn counter(&mut self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
         let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
             return false;
         };
+        if self.counter_index.len() != f.loaded.trace.counters.len() {
+            self.counter_index = vec![None; f.loaded.trace.counters.len()];
+        }
+        let Some(slot) = self.counter_index.get_mut(track.counter) else {
+            return false;
+        };
+        let index = slot.get_or_insert_with(|| CounterIndex::new(counter));
+        counter_columns_into(
+            counter,
+            index,
+            &f.model.view,
+            f.loaded.origin,
+            &mut self.columns,
+        );
+        let (lo, hi) = index.range();
         let ctx = &self.ctx;
         let width = f.model.view.width;
         ctx.set_fill_style_str(theme.lane_header);
         ctx.fill_rect(0.0, top, width, LANE.header);
         ctx.set_fill_style_str(theme.lane_separator);
         ctx.fill_rect(0.0, top, width, 1.0);
-        let (lo, hi) = counter_range(counter);
         ctx.set_font(HEADER_FONT);
         ctx.set_fill_style_str(theme.lane_text);
         let title = format!(
@@ -299,20 +320,29 @@ impl Painter {
         let _ = ctx.fill_text(&title, 8.0, top + 15.0);
         ctx.set_font(FONT);
         header_buttons(ctx, theme, width, top);
-        let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);
         ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name))]);
-        ctx.begin_path();
+        // Tops on whole device pixels: runs of columns become aligned
+        // rectangles, which the browser fills without anti-aliasing.
+        let dpr = self.dpr;
+        let top_of =
+            |v: &Option<f64>| v.map(|v| ((base - ((v - lo) * scale).max(1.0)) * dpr).floor() / dpr);
         let mut any = false;
-        for (x, value) in columns.iter().enumerate() {
-            if let Some(v) = value {
-                let h = ((v - lo) * scale).max(1.0);
-                ctx.rect(x as f64, base - h, 1.0, h);
+        let mut x = 0;
+        while let Some(column) = self.columns.get(x) {
+            let y = top_of(column);
+            let run = self.columns[x..]
+                .iter()
+                .take_while(|c| top_of(c) == y)
+                .count()
+                .max(1);
+            if let Some(y) = y {
+                ctx.fill_rect(x as f64, y, run as f64, base - y);
                 any = true;
             }
+            x += run;
         }
-        ctx.fill();
         any
     }
 
