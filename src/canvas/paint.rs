@@ -8,6 +8,7 @@
 //! between frames, and colours and text widths are computed once per name.
 
 use super::colors::{self, Theme, PALETTE};
+use super::strips::{rgba, RowStrips};
 use super::text::{fit_label, MIN_LABEL_PX};
 use crate::chart::{
     ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
@@ -29,6 +30,9 @@ const OFF_CPU: usize = PALETTE.len();
 /// Colour bucket for calls that do not match the search.
 const GREYED: usize = PALETTE.len() + 1;
 const UNKNOWN_COLOUR: u8 = u8::MAX;
+/// A lane with more rectangles than this in a frame has its plain-coloured
+/// ones painted as pixel strips (see `strips`) instead of one call each.
+const DENSE_RECTS: usize = 768;
 
 /// What one frame shows.
 pub struct Frame<'a> {
@@ -67,6 +71,10 @@ pub struct Painter {
     ellipsis_width: f64,
     label: String,
     hatch: Option<(bool, CanvasPattern)>,
+    /// Dense rows, painted in memory.
+    strips: RowStrips,
+    /// `PALETTE` as RGBA bytes.
+    palette_rgba: [[u8; 4]; PALETTE.len()],
     /// Per counter of the trace: its index, built when first drawn.
     counter_index: Vec<Option<CounterIndex>>,
     /// A counter track's pixel columns, kept between frames.
@@ -102,6 +110,8 @@ impl Painter {
             ellipsis_width: 0.0,
             label: String::new(),
             hatch: None,
+            strips: RowStrips::default(),
+            palette_rgba: PALETTE.map(rgba),
             counter_index: Vec::new(),
             columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
@@ -263,6 +273,7 @@ impl Painter {
         // Rows.
         let visible = model.scroll..model.scroll + model.lanes_height();
         let rows = lane.rows_between(visible.start, visible.end, &LANE);
+        let first_row = rows.start;
         self.rects.clear();
         layout_spans(
             &thread.spans,
@@ -275,7 +286,7 @@ impl Painter {
         if self.rects.is_empty() {
             return false;
         }
-        self.fill_rects(f, theme, lane, thread);
+        self.fill_rects(f, theme, lane, thread, first_row);
         self.highlighted(f, theme, lane);
         self.labels(f, theme, lane, thread);
         true
@@ -353,6 +364,7 @@ impl Painter {
         theme: &Theme,
         lane: &Lane,
         thread: &flamedrop_core::model::Thread,
+        first_row: usize,
     ) {
         for bucket in &mut self.buckets {
             bucket.clear();
@@ -406,8 +418,34 @@ impl Painter {
             let w = (snap(f64::from(r.x) + w) - x).max(1.0 / dpr);
             (x, y, w, LANE.row - 1.0)
         };
+        let dense = self.rects.len() > DENSE_RECTS;
+        if dense {
+            let rows = self
+                .rects
+                .iter()
+                .map(|r| usize::from(r.depth) + 1)
+                .max()
+                .unwrap_or(first_row)
+                .saturating_sub(first_row);
+            self.strips.begin(self.canvas.width() as usize, rows);
+            for (colour, bucket) in self.buckets.iter().enumerate() {
+                let rgba = match colour {
+                    OFF_CPU => continue,
+                    GREYED => rgba(theme.grid),
+                    _ => self.palette_rgba[colour],
+                };
+                for &i in bucket {
+                    let r = &self.rects[i];
+                    let (x, _, w, _) = row_box(r);
+                    let row = usize::from(r.depth).saturating_sub(first_row);
+                    self.strips.fill(row, x * dpr, (x + w) * dpr, rgba);
+                }
+            }
+            let row_top = |row: usize| snap(model.screen_y(lane.row_top(first_row + row, &LANE)));
+            self.strips.draw(ctx, dpr, row_top, LANE.row - 1.0);
+        }
         for (colour, bucket) in self.buckets.iter().enumerate() {
-            if bucket.is_empty() {
+            if bucket.is_empty() || (dense && colour != OFF_CPU) {
                 continue;
             }
             ctx.set_fill_style_str(match colour {
@@ -418,10 +456,25 @@ impl Painter {
             if colour != OFF_CPU {
                 // One fillRect per rectangle: the browser's fast path for
                 // aligned rectangles, where one path of thousands of
-                // rectangles is scan-converted as a whole.
+                // rectangles is scan-converted as a whole. Rectangles of
+                // this colour that touch or overlap on one row (narrow
+                // calls, drawn without a gap) are filled as one: the same
+                // pixels, with far fewer calls when zoomed out.
+                let mut run: Option<(f64, f64, f64, f64)> = None;
                 for &i in bucket {
                     let (x, y, w, h) = row_box(&self.rects[i]);
-                    ctx.fill_rect(x, y, w, h);
+                    if let Some((rx, ry, rw, _)) = &mut run {
+                        if *ry == y && x >= *rx && x <= *rx + *rw {
+                            *rw = rw.max(x + w - *rx);
+                            continue;
+                        }
+                    }
+                    if let Some((rx, ry, rw, rh)) = run.replace((x, y, w, h)) {
+                        ctx.fill_rect(rx, ry, rw, rh);
+                    }
+                }
+                if let Some((rx, ry, rw, rh)) = run {
+                    ctx.fill_rect(rx, ry, rw, rh);
                 }
                 continue;
             }
