@@ -3,7 +3,7 @@
 //
 //   node bench/browser.js TRACE [--runs 5] [--dist dist] [--steps 60] [--json FILE]
 //                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
-//                               [--query 'workers=1']
+//                               [--query 'workers=1'] [--profile FILE.cpuprofile]
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
@@ -18,6 +18,10 @@
 // --timeout bounds every load (default 300 s; a load that takes longer is reported as such).
 // --speedscope FILE additionally opens FILE (Chrome JSON) in speedscope (npm `speedscope`, served
 // from bench/node_modules) the same way: file chosen → title set and two frames drawn.
+// --profile FILE records the main thread's JavaScript/wasm CPU profile (DevTools protocol) over
+// the first run's frame sequence and writes it as FILE (open it in DevTools' Performance panel or
+// `node bench/lib/cpuprofile.js FILE` for the functions with the most self time). Wasm functions
+// have names only in a build that keeps them (`data-keep-debug` on the app's <link> in index.html).
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -61,6 +65,7 @@ function parseArgs(argv) {
     else if (a === '--no-cancel') opts.cancel = false;
     else if (a === '--timeout') LOAD_TIMEOUT_MS = Number(value()) * 1000;
     else if (a === '--query') opts.query = value();
+    else if (a === '--profile') opts.profile = path.resolve(value());
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -142,7 +147,12 @@ async function run(base, trace, opts) {
       cancel: window.__bench.cancel,
     }));
     const tasksBefore = load.longtasks.length;
+    const profiler = opts.profile ? await startProfile(b.page) : null;
     const frames = await b.page.evaluate(runFrames, { steps: opts.steps });
+    if (profiler) {
+      fs.writeFileSync(opts.profile, JSON.stringify(await profiler.stop()));
+      opts.profile = null; // the first run only
+    }
     const frameTasks = (await b.page.evaluate(() => window.__bench.longtasks.slice())).slice(tasksBefore);
     const views = await measureViews(b.page);
     return {
@@ -166,6 +176,21 @@ async function run(base, trace, opts) {
   } finally {
     await b.close();
   }
+}
+
+/** Starts the page's CPU profiler; `stop()` resolves to the profile (a .cpuprofile object). */
+async function startProfile(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await cdp.send('Profiler.stop');
+      await cdp.detach();
+      return profile;
+    },
+  };
 }
 
 /** Clicks each aggregated-view tab the page has and times it until painted. */

@@ -1,7 +1,9 @@
 //! Painting the flame chart on a 2D canvas: colours and themes (`colors`),
-//! fitting names into rectangles (`text`) and the frame painter (`paint`).
+//! fitting names into rectangles (`text`), dense rows as pixel strips
+//! (`strips`) and the frame painter (`paint`).
 
 pub mod colors;
+pub mod strips;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

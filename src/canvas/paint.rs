@@ -8,12 +8,13 @@
 //! between frames, and colours and text widths are computed once per name.
 
 use super::colors::{self, Theme, PALETTE};
+use super::strips::{rgba, RowStrips};
 use super::text::{fit_label, MIN_LABEL_PX};
 use crate::chart::{
     ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
 };
 use crate::state::Loaded;
-use flamedrop_core::layout::counter::{counter_columns, counter_range};
+use flamedrop_core::layout::counter::{counter_columns_into, CounterIndex};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -29,6 +30,11 @@ const OFF_CPU: usize = PALETTE.len();
 /// Colour bucket for calls that do not match the search.
 const GREYED: usize = PALETTE.len() + 1;
 const UNKNOWN_COLOUR: u8 = u8::MAX;
+/// A lane with more rectangles than this in a frame has its plain-coloured
+/// ones painted as pixel strips (see `strips`) instead of one call each.
+/// Below it one `fillRect` each is cheaper (a 320 MB uftrace trace's
+/// zoomed-out frames, about 2000 rectangles, were slower as strips).
+const DENSE_RECTS: usize = 4096;
 
 /// What one frame shows.
 pub struct Frame<'a> {
@@ -67,6 +73,14 @@ pub struct Painter {
     ellipsis_width: f64,
     label: String,
     hatch: Option<(bool, CanvasPattern)>,
+    /// Dense rows, painted in memory.
+    strips: RowStrips,
+    /// `PALETTE` as RGBA bytes.
+    palette_rgba: [[u8; 4]; PALETTE.len()],
+    /// Per counter of the trace: its index, built when first drawn.
+    counter_index: Vec<Option<CounterIndex>>,
+    /// A counter track's pixel columns, kept between frames.
+    columns: Vec<Option<f64>>,
     /// Line-dash arrays for `setLineDash`, made once.
     dashed: JsValue,
     solid: JsValue,
@@ -98,6 +112,10 @@ impl Painter {
             ellipsis_width: 0.0,
             label: String::new(),
             hatch: None,
+            strips: RowStrips::default(),
+            palette_rgba: PALETTE.map(rgba),
+            counter_index: Vec::new(),
+            columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
         })
@@ -257,6 +275,7 @@ impl Painter {
         // Rows.
         let visible = model.scroll..model.scroll + model.lanes_height();
         let rows = lane.rows_between(visible.start, visible.end, &LANE);
+        let first_row = rows.start;
         self.rects.clear();
         layout_spans(
             &thread.spans,
@@ -269,25 +288,40 @@ impl Painter {
         if self.rects.is_empty() {
             return false;
         }
-        self.fill_rects(f, theme, lane, thread);
+        self.fill_rects(f, theme, lane, thread, first_row);
         self.highlighted(f, theme, lane);
         self.labels(f, theme, lane, thread);
         true
     }
 
     /// One counter track: its name, unit and peak on the header line, then
-    /// an area chart of the largest value in each pixel column.
-    fn counter(&self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
+    /// an area chart of the largest value in each pixel column (neighbouring
+    /// columns of one height drawn as one rectangle).
+    fn counter(&mut self, f: &Frame, theme: &Theme, track: &CounterTrack, top: f64) -> bool {
         let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
             return false;
         };
+        if self.counter_index.len() != f.loaded.trace.counters.len() {
+            self.counter_index = vec![None; f.loaded.trace.counters.len()];
+        }
+        let Some(slot) = self.counter_index.get_mut(track.counter) else {
+            return false;
+        };
+        let index = slot.get_or_insert_with(|| CounterIndex::new(counter));
+        counter_columns_into(
+            counter,
+            index,
+            &f.model.view,
+            f.loaded.origin,
+            &mut self.columns,
+        );
+        let (lo, hi) = index.range();
         let ctx = &self.ctx;
         let width = f.model.view.width;
         ctx.set_fill_style_str(theme.lane_header);
         ctx.fill_rect(0.0, top, width, LANE.header);
         ctx.set_fill_style_str(theme.lane_separator);
         ctx.fill_rect(0.0, top, width, 1.0);
-        let (lo, hi) = counter_range(counter);
         ctx.set_font(HEADER_FONT);
         ctx.set_fill_style_str(theme.lane_text);
         let title = format!(
@@ -299,20 +333,29 @@ impl Painter {
         let _ = ctx.fill_text(&title, 8.0, top + 15.0);
         ctx.set_font(FONT);
         header_buttons(ctx, theme, width, top);
-        let columns = counter_columns(counter, &f.model.view, f.loaded.origin);
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);
         ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name))]);
-        ctx.begin_path();
+        // Tops on whole device pixels: runs of columns become aligned
+        // rectangles, which the browser fills without anti-aliasing.
+        let dpr = self.dpr;
+        let top_of =
+            |v: &Option<f64>| v.map(|v| ((base - ((v - lo) * scale).max(1.0)) * dpr).floor() / dpr);
         let mut any = false;
-        for (x, value) in columns.iter().enumerate() {
-            if let Some(v) = value {
-                let h = ((v - lo) * scale).max(1.0);
-                ctx.rect(x as f64, base - h, 1.0, h);
+        let mut x = 0;
+        while let Some(column) = self.columns.get(x) {
+            let y = top_of(column);
+            let run = self.columns[x..]
+                .iter()
+                .take_while(|c| top_of(c) == y)
+                .count()
+                .max(1);
+            if let Some(y) = y {
+                ctx.fill_rect(x as f64, y, run as f64, base - y);
                 any = true;
             }
+            x += run;
         }
-        ctx.fill();
         any
     }
 
@@ -323,6 +366,7 @@ impl Painter {
         theme: &Theme,
         lane: &Lane,
         thread: &flamedrop_core::model::Thread,
+        first_row: usize,
     ) {
         for bucket in &mut self.buckets {
             bucket.clear();
@@ -376,8 +420,34 @@ impl Painter {
             let w = (snap(f64::from(r.x) + w) - x).max(1.0 / dpr);
             (x, y, w, LANE.row - 1.0)
         };
+        let dense = self.rects.len() > DENSE_RECTS;
+        if dense {
+            let rows = self
+                .rects
+                .iter()
+                .map(|r| usize::from(r.depth) + 1)
+                .max()
+                .unwrap_or(first_row)
+                .saturating_sub(first_row);
+            self.strips.begin(self.canvas.width() as usize, rows);
+            for (colour, bucket) in self.buckets.iter().enumerate() {
+                let rgba = match colour {
+                    OFF_CPU => continue,
+                    GREYED => rgba(theme.grid),
+                    _ => self.palette_rgba[colour],
+                };
+                for &i in bucket {
+                    let r = &self.rects[i];
+                    let (x, _, w, _) = row_box(r);
+                    let row = usize::from(r.depth).saturating_sub(first_row);
+                    self.strips.fill(row, x * dpr, (x + w) * dpr, rgba);
+                }
+            }
+            let row_top = |row: usize| snap(model.screen_y(lane.row_top(first_row + row, &LANE)));
+            self.strips.draw(ctx, dpr, row_top, LANE.row - 1.0);
+        }
         for (colour, bucket) in self.buckets.iter().enumerate() {
-            if bucket.is_empty() {
+            if bucket.is_empty() || (dense && colour != OFF_CPU) {
                 continue;
             }
             ctx.set_fill_style_str(match colour {
@@ -388,10 +458,25 @@ impl Painter {
             if colour != OFF_CPU {
                 // One fillRect per rectangle: the browser's fast path for
                 // aligned rectangles, where one path of thousands of
-                // rectangles is scan-converted as a whole.
+                // rectangles is scan-converted as a whole. Rectangles of
+                // this colour that touch or overlap on one row (narrow
+                // calls, drawn without a gap) are filled as one: the same
+                // pixels, with far fewer calls when zoomed out.
+                let mut run: Option<(f64, f64, f64, f64)> = None;
                 for &i in bucket {
                     let (x, y, w, h) = row_box(&self.rects[i]);
-                    ctx.fill_rect(x, y, w, h);
+                    if let Some((rx, ry, rw, _)) = &mut run {
+                        if *ry == y && x >= *rx && x <= *rx + *rw {
+                            *rw = rw.max(x + w - *rx);
+                            continue;
+                        }
+                    }
+                    if let Some((rx, ry, rw, rh)) = run.replace((x, y, w, h)) {
+                        ctx.fill_rect(rx, ry, rw, rh);
+                    }
+                }
+                if let Some((rx, ry, rw, rh)) = run {
+                    ctx.fill_rect(rx, ry, rw, rh);
                 }
                 continue;
             }

@@ -13,7 +13,7 @@ use super::span_info;
 use super::tooltip::Tooltip;
 use crate::browser::prefers_dark;
 use crate::canvas::colors;
-use crate::canvas::minimap::{self, MINIMAP_HEIGHT};
+use crate::canvas::minimap::{self, Minimap, MINIMAP_HEIGHT};
 use crate::canvas::paint::{Frame, Painter};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
 use crate::chart::{ChartModel, HeaderButton, Hit, SpanRef, Track, Wheel, LANE, RULER_HEIGHT};
@@ -117,6 +117,8 @@ pub struct FlameChart {
     minimap: NodeRef,
     /// The minimap is being dragged.
     minimap_drag: bool,
+    /// Paints the minimap, keeping its bands between frames.
+    minimap_painter: Minimap,
     canvas: NodeRef,
     tooltip: NodeRef,
     model: ChartModel,
@@ -156,6 +158,7 @@ impl Component for FlameChart {
             container: NodeRef::default(),
             minimap: NodeRef::default(),
             minimap_drag: false,
+            minimap_painter: Minimap::default(),
             canvas: NodeRef::default(),
             tooltip: NodeRef::default(),
             model: {
@@ -762,7 +765,7 @@ impl FlameChart {
         }
     }
 
-    fn paint_minimap(&self, loaded: &Loaded, dark: bool) {
+    fn paint_minimap(&mut self, loaded: &Loaded, dark: bool) {
         let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
             return;
         };
@@ -785,7 +788,8 @@ impl FlameChart {
             return;
         };
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        minimap::paint(&g, loaded, &self.model, dark);
+        self.minimap_painter
+            .paint(&g, (w, h), dpr, loaded, &self.model, dark);
     }
 
     /// Recomputes what is under the pointer; true if it changed.
