@@ -123,7 +123,7 @@ impl Statics {
         id: usize,
         info: &DataInfo,
     ) -> Option<&SpanStatics> {
-        if self.spans.get(id).map_or(true, Option::is_none) {
+        if self.spans.get(id).is_none_or(Option::is_none) {
             let made = if info.kind == EventKind::Call {
                 self.call_statics(builder, info)
             } else {
