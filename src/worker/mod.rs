@@ -24,11 +24,18 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-/// Chunk size for reading files: big enough that per-chunk overhead vanishes,
-/// small enough that memory stays bounded (toolchain.md measured 8–32 MiB;
-/// each chunk is held up to three times: the reader's buffer, the copy in
-/// wasm memory and the decoder's carry-over).
-const CHUNK_BYTES: u32 = 8 << 20;
+/// Chunk size for reading files. The browser fills a blob stream's pipe
+/// (2 MiB in Chromium) in another process while the decoder works on the
+/// last chunk, but only up to the pipe's size: a chunk well below that is
+/// ready when asked for, where an 8 MiB chunk left the worker waiting for
+/// most of each read (a quarter of the SELogger worker's time). Each
+/// chunk is held up to three times (the reader's buffer, the copy in wasm
+/// memory and the decoder's carry-over).
+const CHUNK_BYTES: u32 = 512 << 10;
+
+/// Progress is posted after this many bytes (and at every file), not per
+/// chunk: each message costs the page a redraw of the progress bar.
+const PROGRESS_BYTES: f64 = (8 << 20) as f64;
 
 /// What the progress names while the decoder turns what it read into a trace.
 pub const BUILDING: &str = "building the trace";
@@ -121,14 +128,18 @@ async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
         });
         let failed = |e: String| format!("could not read {}: {e}", file.path);
         let mut reader = reader::ChunkReader::new(&file.blob, CHUNK_BYTES);
+        let mut posted = read;
         while reader.next(&mut chunk).await.map_err(failed)? {
             decoder.feed(&chunk);
             read += chunk.len() as f64;
-            post(&WorkerEvent::Progress {
-                read,
-                total,
-                file: file.path.clone(),
-            });
+            if read - posted >= PROGRESS_BYTES {
+                posted = read;
+                post(&WorkerEvent::Progress {
+                    read,
+                    total,
+                    file: file.path.clone(),
+                });
+            }
         }
         decoder.end_file();
     }

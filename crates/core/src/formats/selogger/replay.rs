@@ -42,19 +42,25 @@ pub struct Statics {
     pub objects: Objects,
     /// CALL_RETURN data id → its CALL's data id.
     call_of_return: FastMap<u32, u32>,
-    /// Span name of each method id, made on first use.
-    method_names: FastMap<u32, StrId>,
-    /// Fixed detail fields (class, method, signature, …) of each method id's
-    /// spans, interned on first use.
-    method_fields: FastMap<u32, Vec<(StrId, StrId)>>,
-    /// Span name of each CALL data id, made on first use.
-    call_names: FastMap<u32, StrId>,
+    /// Span name and fixed details of the spans each METHOD_ENTRY or CALL
+    /// data id opens, made on first use; indexed by data id (dense, bounded
+    /// by dataids.txt), so the per-event lookup needs no hashing.
+    spans: Vec<Option<SpanStatics>>,
     /// `param 0`, `param 1`, … interned.
     param_keys: Vec<StrId>,
     /// Method names that occur more than once in a class (overloads).
     overloaded: std::collections::HashSet<(String, String)>,
     /// Smallest source line of each method's rows (0.4 gives METHOD_ENTRY line 0).
     first_line: FastMap<u32, i64>,
+}
+
+/// What every span opened by one data id gets, whatever the event's value.
+struct SpanStatics {
+    name: StrId,
+    /// Interned key and value pairs, in the order they are shown.
+    fields: Vec<(StrId, StrId)>,
+    /// The `line` detail.
+    line: Option<i64>,
 }
 
 impl Statics {
@@ -84,9 +90,7 @@ impl Statics {
             data,
             objects,
             call_of_return,
-            method_names: FastMap::default(),
-            method_fields: FastMap::default(),
-            call_names: FastMap::default(),
+            spans: Vec::new(),
             param_keys: Vec::new(),
             overloaded,
         }
@@ -101,43 +105,88 @@ impl Statics {
     }
 
     /// `demo.Bank.withdraw`, with the parameter list when the class overloads it.
-    fn method_name(&mut self, builder: &mut TraceBuilder, id: u32) -> StrId {
-        if let Some(&name) = self.method_names.get(&id) {
-            return name;
-        }
-        let text = match self.method(id) {
+    fn method_name(&self, id: u32) -> String {
+        match self.method(id) {
             Some(m) if self.overloaded.contains(&(m.class.clone(), m.name.clone())) => {
                 format!("{}.{}{}", m.class, m.name, readable_params(&m.desc))
             }
             Some(m) => format!("{}.{}", m.class, m.name),
             None => format!("method #{id}"),
-        };
-        let name = builder.intern(&text);
-        self.method_names.insert(id, name);
-        name
+        }
     }
 
-    /// The fixed detail fields of method `id`'s spans.
-    fn method_fields(&mut self, builder: &mut TraceBuilder, id: u32) -> &[(StrId, StrId)] {
-        let method = self.methods.get(id as usize).and_then(Option::as_ref);
-        self.method_fields.entry(id).or_insert_with(|| {
-            let Some(m) = method else {
-                return Vec::new();
+    /// The span statics of data id `id` (a METHOD_ENTRY or CALL row), made
+    /// on first use.
+    fn span_statics(
+        &mut self,
+        builder: &mut TraceBuilder,
+        id: usize,
+        info: &DataInfo,
+    ) -> Option<&SpanStatics> {
+        if self.spans.get(id).is_none_or(Option::is_none) {
+            let made = if info.kind == EventKind::Call {
+                self.call_statics(builder, info)
+            } else {
+                self.method_statics(builder, info)
             };
-            let mut fields = vec![
+            if self.spans.len() <= id {
+                self.spans.resize_with(id + 1, || None);
+            }
+            if let Some(slot) = self.spans.get_mut(id) {
+                *slot = Some(made);
+            }
+        }
+        self.spans.get(id)?.as_ref()
+    }
+
+    /// A method span: class, method, signature, descriptor, source; the
+    /// entry's line, or the method's first line.
+    fn method_statics(&self, builder: &mut TraceBuilder, info: &DataInfo) -> SpanStatics {
+        let name = builder.intern(&self.method_name(info.method));
+        let mut fields = Vec::new();
+        if let Some(m) = self.method(info.method) {
+            let mut texts = vec![
                 ("class", m.class.clone()),
                 ("method", m.name.clone()),
                 ("signature", readable_signature(&m.class, &m.name, &m.desc)),
                 ("descriptor", m.desc.clone()),
             ];
             if !m.source.is_empty() {
-                fields.push(("source", m.source.clone()));
+                texts.push(("source", m.source.clone()));
             }
-            fields
+            fields = texts
                 .iter()
                 .map(|(k, v)| (builder.intern(k), builder.intern(v)))
-                .collect()
-        })
+                .collect();
+        }
+        let line = if info.line > 0 {
+            Some(info.line)
+        } else {
+            self.first_line.get(&info.method).copied()
+        };
+        SpanStatics { name, fields, line }
+    }
+
+    /// A call-site span: `call Owner.name`, its descriptor and line.
+    fn call_statics(&self, builder: &mut TraceBuilder, info: &DataInfo) -> SpanStatics {
+        let owner = info.attribute("owner").map(dotted).unwrap_or_default();
+        let callee = info.attribute("name").unwrap_or("?");
+        let name = if owner.is_empty() {
+            format!("call {callee}")
+        } else {
+            format!("call {owner}.{callee}")
+        };
+        let name = builder.intern(&name);
+        let fields = info
+            .attribute("desc")
+            .map(|desc| (builder.intern("descriptor"), builder.intern(desc)))
+            .into_iter()
+            .collect();
+        SpanStatics {
+            name,
+            fields,
+            line: (info.line > 0).then_some(info.line),
+        }
     }
 
     /// The key `param N`.
@@ -203,13 +252,73 @@ struct ThreadState {
     frames: Vec<Frame>,
 }
 
+/// Keys of the details events attach, interned on first use (in the order
+/// the strings first occur, as interning them per event did).
+#[derive(Default)]
+struct Keys {
+    line: Option<StrId>,
+    this: Option<StrId>,
+    receiver: Option<StrId>,
+    ret: Option<StrId>,
+    exception: Option<StrId>,
+}
+
+/// The interned key `text`, interned into `slot` on first use.
+fn key(slot: &mut Option<StrId>, builder: &mut TraceBuilder, text: &str) -> StrId {
+    *slot.get_or_insert_with(|| builder.intern(text))
+}
+
+/// Slots of [`ValueTexts`] (a power of two).
+const VALUE_TEXT_SLOTS: usize = 1 << 12;
+
+/// The interned text of recent (data id, value) pairs: most events repeat a
+/// value their data id had before (the same object, small numbers), and a
+/// hit spares formatting and hashing the text. Direct-mapped, so its memory
+/// is fixed however many distinct values a recording has.
+struct ValueTexts {
+    slots: Vec<(u32, i64, StrId)>,
+}
+
+impl ValueTexts {
+    fn new() -> Self {
+        ValueTexts {
+            slots: vec![(u32::MAX, 0, 0); VALUE_TEXT_SLOTS],
+        }
+    }
+
+    fn slot(data_id: u32, value: i64) -> usize {
+        let mixed = (u64::from(data_id) << 32 ^ value as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> (64 - VALUE_TEXT_SLOTS.trailing_zeros())) as usize
+    }
+
+    fn get(&self, data_id: u32, value: i64) -> Option<StrId> {
+        match self.slots.get(Self::slot(data_id, value)) {
+            Some(&(d, v, text)) if d == data_id && v == value => Some(text),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, data_id: u32, value: i64, text: StrId) {
+        if let Some(slot) = self.slots.get_mut(Self::slot(data_id, value)) {
+            *slot = (data_id, value, text);
+        }
+    }
+}
+
 /// Turns events into spans, instants and details.
 pub struct Replay {
     pub builder: TraceBuilder,
     pub statics: Statics,
     /// The one process (the JVM), made with the first thread.
     process: Option<u32>,
-    threads: FastMap<i64, ThreadState>,
+    /// Threads in order of appearance; `thread_slots` maps SELogger thread
+    /// ids to positions here, `last_thread` caches the latest lookup (events
+    /// come in runs of one thread).
+    threads: Vec<ThreadState>,
+    thread_slots: FastMap<i64, usize>,
+    last_thread: Option<(i64, usize)>,
+    keys: Keys,
+    value_texts: ValueTexts,
     /// Events seen, over all stream files.
     pub events: u64,
     /// Whether any event carried a millisecond timestamp.
@@ -225,15 +334,32 @@ impl Replay {
             builder,
             statics,
             process: None,
-            threads: FastMap::default(),
+            threads: Vec::new(),
+            thread_slots: FastMap::default(),
+            last_thread: None,
+            keys: Keys::default(),
+            value_texts: ValueTexts::new(),
             events: 0,
             saw_millis: false,
         }
     }
 
-    fn lane(&mut self, thread: i64) -> ThreadRef {
-        if let Some(state) = self.threads.get(&thread) {
-            return state.lane;
+    /// Position of SELogger thread `thread` in `threads`, if it has a lane.
+    fn thread_slot(&mut self, thread: i64) -> Option<usize> {
+        if let Some((id, slot)) = self.last_thread {
+            if id == thread {
+                return Some(slot);
+            }
+        }
+        let slot = *self.thread_slots.get(&thread)?;
+        self.last_thread = Some((thread, slot));
+        Some(slot)
+    }
+
+    /// The lane of `thread`, made on first use.
+    fn lane(&mut self, thread: i64) -> usize {
+        if let Some(slot) = self.thread_slot(thread) {
+            return slot;
         }
         let id = thread.to_string();
         let process = match self.process {
@@ -241,31 +367,50 @@ impl Replay {
             None => *self.process.insert(self.builder.process("jvm", "JVM")),
         };
         let lane = self.builder.thread(process, &id, &format!("thread {id}"));
-        self.threads.insert(
-            thread,
-            ThreadState {
-                lane,
-                frames: Vec::new(),
-            },
-        );
-        lane
+        let slot = self.threads.len();
+        self.threads.push(ThreadState {
+            lane,
+            frames: Vec::new(),
+        });
+        self.thread_slots.insert(thread, slot);
+        slot
     }
 
     /// Applies one event.
     pub fn event(&mut self, event: Event, origin: &Origin) {
         self.events += 1;
         self.saw_millis |= event.millis.is_some();
+        let id = usize::try_from(event.data_id).ok();
         // Taken out while the event is applied (nothing below looks data ids
         // up again) and put back after: no copy per event.
-        let slot = usize::try_from(event.data_id).ok();
-        let info = slot.and_then(|at| self.statics.data.get_mut(at)?.take());
+        let data = std::mem::take(&mut self.statics.data);
+        let info = id.and_then(|at| data.get(at)?.as_ref());
         // Damaged records would otherwise open one lane per garbage thread id.
-        if info.is_some() || self.threads.contains_key(&event.thread) {
-            let lane = self.lane(event.thread);
-            self.builder.count_events(lane, 1);
-            self.builder.touch(lane, event.seq);
+        let slot = if info.is_some() {
+            Some(self.lane(event.thread))
+        } else {
+            self.thread_slot(event.thread)
+        };
+        if let Some(slot) = slot {
+            if let Some(state) = self.threads.get_mut(slot) {
+                let lane = state.lane;
+                let frames = std::mem::take(&mut state.frames);
+                self.builder.count_events(lane, 1);
+                self.builder.touch(lane, event.seq);
+                if let (Some(info), Some(id)) = (info, id) {
+                    let mut state = ThreadState { lane, frames };
+                    self.apply(&mut state, id, info, event);
+                    if let Some(kept) = self.threads.get_mut(slot) {
+                        kept.frames = state.frames;
+                    }
+                } else if let Some(kept) = self.threads.get_mut(slot) {
+                    kept.frames = frames;
+                }
+            }
         }
-        let Some(info) = info else {
+        let known = info.is_some();
+        self.statics.data = data;
+        if !known {
             let id = event.data_id;
             self.builder.diagnose(
                 Severity::DataLoss,
@@ -275,42 +420,51 @@ impl Replay {
                 1,
                 || format!("events name data IDs that dataids.txt does not have (first: {id}); they are counted but not drawn"),
             );
-            return;
-        };
-        if let Some(mut state) = self.threads.remove(&event.thread) {
-            self.apply(&mut state, &info, event);
-            self.threads.insert(event.thread, state);
-        }
-        if let Some(at) = slot.and_then(|at| self.statics.data.get_mut(at)) {
-            *at = Some(info);
         }
     }
 
-    fn value_text(&self, info: &DataInfo, raw: i64) -> Option<String> {
-        describe_value(info.value, raw, &self.statics.objects)
+    /// The interned text of an event's value (`make` shapes it on a miss).
+    fn value_text_id(
+        &mut self,
+        data_id: usize,
+        value: i64,
+        make: impl FnOnce(&Objects) -> String,
+    ) -> StrId {
+        // u32::MAX marks an empty slot; no dataids.txt has that many rows.
+        let data_id = u32::try_from(data_id).ok().filter(|&d| d != u32::MAX);
+        if let Some(text) = data_id.and_then(|d| self.value_texts.get(d, value)) {
+            return text;
+        }
+        let text = self.builder.intern(&make(&self.statics.objects));
+        if let Some(d) = data_id {
+            self.value_texts.put(d, value, text);
+        }
+        text
     }
 
-    fn apply(&mut self, state: &mut ThreadState, info: &DataInfo, event: Event) {
+    fn apply(&mut self, state: &mut ThreadState, id: usize, info: &DataInfo, event: Event) {
         let lane = state.lane;
         let seq = event.seq;
         match info.kind {
-            EventKind::MethodEntry => self.enter(state, info, event),
+            EventKind::MethodEntry => self.enter(state, id, info, event),
             EventKind::MethodParam => {
                 self.settle(state, info.method, false, seq);
-                let value = self.value_text(info, event.value);
                 if let Some(top) = state.frames.last_mut() {
                     if top.kind == FrameKind::Method && top.method == info.method {
                         let n = top.params;
                         top.params += 1;
                         let span = top.span;
-                        let shown = match (info.attribute("name"), value) {
-                            (Some(name), Some(v)) => format!("{name} = {v}"),
-                            (_, Some(v)) => v,
-                            (Some(name), None) => name.to_owned(),
-                            (None, None) => String::new(),
-                        };
                         let key = self.statics.param_key(&mut self.builder, n);
-                        self.text_detail(lane, span, key, &shown);
+                        let shown = self.value_text_id(id, event.value, |objects| {
+                            let value = describe_value(info.value, event.value, objects);
+                            match (info.attribute("name"), value) {
+                                (Some(name), Some(v)) => format!("{name} = {v}"),
+                                (_, Some(v)) => v,
+                                (Some(name), None) => name.to_owned(),
+                                (None, None) => String::new(),
+                            }
+                        });
+                        self.builder.detail(lane, span, key, Value::Text(shown));
                     }
                 }
             }
@@ -330,50 +484,43 @@ impl Replay {
                 let Some(frame) = state.frames.pop() else {
                     return;
                 };
-                let detail = if info.kind == EventKind::NormalExit {
-                    self.value_text(info, event.value).map(|v| ("return", v))
-                } else {
-                    let text = self.statics.objects.describe_exception(event.value as u64);
-                    Some(("exception", text))
-                };
-                if let Some((key, text)) = detail {
-                    let key = self.builder.intern(key);
-                    self.text_detail(lane, frame.span, key, &text);
+                if info.kind == EventKind::ExceptionalExit {
+                    let key = key(&mut self.keys.exception, &mut self.builder, "exception");
+                    let text = self.value_text_id(id, event.value, |objects| {
+                        objects.describe_exception(event.value as u64)
+                    });
+                    self.builder
+                        .detail(lane, frame.span, key, Value::Text(text));
+                } else if info.value != ValueDesc::Void {
+                    let key = key(&mut self.keys.ret, &mut self.builder, "return");
+                    let text = self.value_text_id(id, event.value, |objects| {
+                        describe_value(info.value, event.value, objects).unwrap_or_default()
+                    });
+                    self.builder
+                        .detail(lane, frame.span, key, Value::Text(text));
                 }
                 self.end_frame(lane, &frame, seq + 1, event.millis);
             }
             EventKind::Call => {
                 self.settle(state, info.method, false, seq);
                 let call_id = u32::try_from(event.data_id).unwrap_or(u32::MAX);
-                let name = match self.statics.call_names.get(&call_id) {
-                    Some(&name) => name,
-                    None => {
-                        let owner = info.attribute("owner").map(dotted).unwrap_or_default();
-                        let callee = info.attribute("name").unwrap_or("?");
-                        let name = if owner.is_empty() {
-                            format!("call {callee}")
-                        } else {
-                            format!("call {owner}.{callee}")
-                        };
-                        let name = self.builder.intern(&name);
-                        self.statics.call_names.insert(call_id, name);
-                        name
-                    }
+                let Some(statics) = self.statics.span_statics(&mut self.builder, id, info) else {
+                    return;
                 };
-                let span = self.builder.begin(lane, seq, name, 0);
-                if let Some(desc) = info.attribute("desc") {
-                    let key = self.builder.intern("descriptor");
-                    self.text_detail(lane, span, key, desc);
+                let span = self.builder.begin(lane, seq, statics.name, 0);
+                for &(key, value) in &statics.fields {
+                    self.builder.detail(lane, span, key, Value::Text(value));
                 }
-                if info.line > 0 {
-                    let key = self.builder.intern("line");
-                    self.builder.detail(lane, span, key, Value::Int(info.line));
+                if let Some(line) = statics.line {
+                    let key = key(&mut self.keys.line, &mut self.builder, "line");
+                    self.builder.detail(lane, span, key, Value::Int(line));
                 }
-                if let Some(receiver) = self.value_text(info, event.value) {
-                    if event.value != 0 {
-                        let key = self.builder.intern("receiver");
-                        self.text_detail(lane, span, key, &receiver);
-                    }
+                if info.value != ValueDesc::Void && event.value != 0 {
+                    let key = key(&mut self.keys.receiver, &mut self.builder, "receiver");
+                    let receiver = self.value_text_id(id, event.value, |objects| {
+                        describe_value(info.value, event.value, objects).unwrap_or_default()
+                    });
+                    self.builder.detail(lane, span, key, Value::Text(receiver));
                 }
                 state.frames.push(Frame {
                     kind: FrameKind::Call(call_id),
@@ -384,14 +531,16 @@ impl Replay {
                 });
             }
             EventKind::CallParam => {
-                let value = self.value_text(info, event.value);
                 if let Some(top) = state.frames.last_mut() {
                     if matches!(top.kind, FrameKind::Call(_)) && top.method == info.method {
                         let n = top.params;
                         top.params += 1;
                         let span = top.span;
                         let key = self.statics.param_key(&mut self.builder, n);
-                        self.text_detail(lane, span, key, &value.unwrap_or_default());
+                        let value = self.value_text_id(id, event.value, |objects| {
+                            describe_value(info.value, event.value, objects).unwrap_or_default()
+                        });
+                        self.builder.detail(lane, span, key, Value::Text(value));
                     }
                 }
             }
@@ -419,9 +568,13 @@ impl Replay {
                 let Some(frame) = state.frames.pop() else {
                     return;
                 };
-                if let Some(v) = self.value_text(info, event.value) {
-                    let key = self.builder.intern("return");
-                    self.text_detail(lane, frame.span, key, &v);
+                if info.value != ValueDesc::Void {
+                    let key = key(&mut self.keys.ret, &mut self.builder, "return");
+                    let text = self.value_text_id(id, event.value, |objects| {
+                        describe_value(info.value, event.value, objects).unwrap_or_default()
+                    });
+                    self.builder
+                        .detail(lane, frame.span, key, Value::Text(text));
                 }
                 self.end_frame(lane, &frame, seq + 1, event.millis);
             }
@@ -454,26 +607,25 @@ impl Replay {
         }
     }
 
-    fn enter(&mut self, state: &mut ThreadState, info: &DataInfo, event: Event) {
+    fn enter(&mut self, state: &mut ThreadState, id: usize, info: &DataInfo, event: Event) {
         let lane = state.lane;
-        let name = self.statics.method_name(&mut self.builder, info.method);
-        let span = self.builder.begin(lane, event.seq, name, 0);
-        for &(key, value) in self.statics.method_fields(&mut self.builder, info.method) {
+        let Some(statics) = self.statics.span_statics(&mut self.builder, id, info) else {
+            return;
+        };
+        let span = self.builder.begin(lane, event.seq, statics.name, 0);
+        for &(key, value) in &statics.fields {
             self.builder.detail(lane, span, key, Value::Text(value));
         }
-        let line = if info.line > 0 {
-            Some(info.line)
-        } else {
-            self.statics.first_line.get(&info.method).copied()
-        };
-        if let Some(line) = line {
-            let key = self.builder.intern("line");
+        if let Some(line) = statics.line {
+            let key = key(&mut self.keys.line, &mut self.builder, "line");
             self.builder.detail(lane, span, key, Value::Int(line));
         }
         if info.value == ValueDesc::Object && event.value != 0 {
-            let text = self.statics.objects.describe_object(event.value as u64);
-            let key = self.builder.intern("this");
-            self.text_detail(lane, span, key, &text);
+            let key = key(&mut self.keys.this, &mut self.builder, "this");
+            let text = self.value_text_id(id, event.value, |objects| {
+                objects.describe_object(event.value as u64)
+            });
+            self.builder.detail(lane, span, key, Value::Text(text));
         }
         state.frames.push(Frame {
             kind: FrameKind::Method,
@@ -482,12 +634,6 @@ impl Replay {
             params: 0,
             start_millis: event.millis,
         });
-    }
-
-    /// Attaches a text field to a span, interning the text.
-    fn text_detail(&mut self, lane: ThreadRef, span: SpanRef, key: StrId, text: &str) {
-        let value = self.builder.intern(text);
-        self.builder.detail(lane, span, key, Value::Text(value));
     }
 
     fn end_frame(&mut self, lane: ThreadRef, frame: &Frame, time: i64, millis: Option<i64>) {
