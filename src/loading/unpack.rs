@@ -13,7 +13,7 @@ use crate::worker::columns;
 use crate::worker::parts::Answer;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
-use flamedrop_core::model::merge::{move_threads, part_names};
+use flamedrop_core::model::merge::move_threads;
 use flamedrop_core::Trace;
 
 const DAMAGED: &str = "the decoding worker sent back a damaged trace";
@@ -42,9 +42,8 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
             Some(whole) => {
                 // The part's names are mapped into the whole trace's string
                 // table as its columns are copied.
-                let names = part_names(whole, &part)?;
-                let names = Some(names.as_slice());
-                columns::attach(&mut part, answer.columns, names, &mut pace, &mut release).await?;
+                let into = Some(&mut *whole);
+                columns::attach(&mut part, answer.columns, into, &mut pace, &mut release).await?;
                 move_threads(whole, part)?;
             }
         }

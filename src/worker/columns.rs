@@ -1,5 +1,6 @@
 //! The decoded trace's big columns travel from the worker to the page as
-//! typed arrays of their own, each transferred, not cloned: per thread the
+//! typed arrays of their own, each transferred, not cloned: the string table
+//! (its bytes and where each string ends), per thread the
 //! span times, depths, names and flags, the marker times and names and the
 //! detail columns of both; for the whole trace the stack table, the sample
 //! sets, the allocations and the counters. The worker copies each column out
@@ -10,8 +11,8 @@
 
 use crate::loading::pace::Pace;
 use crate::loading::release::Release;
-use flamedrop_core::model::merge::{map_detail_values, map_names};
-use flamedrop_core::model::{Details, StrId, Trace};
+use flamedrop_core::model::merge::{map_detail_values, map_names, part_names};
+use flamedrop_core::model::{Details, StrId, StringTable, Trace};
 use js_sys::{
     Array, BigInt64Array, BigUint64Array, Float64Array, Uint16Array, Uint32Array, Uint8Array,
 };
@@ -22,6 +23,9 @@ const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 /// Elements copied between two looks at the clock (a few milliseconds).
 const SLICE_ELEMENTS: u32 = 1 << 20;
 
+/// Strings rebuilt between two looks at the clock.
+const STRINGS_STEP: usize = 1 << 16;
+
 /// Takes the big columns out of `trace` and copies each into a new typed
 /// array; the arrays, in the order [`attach`] expects.
 pub fn detach(trace: &mut Trace) -> Array {
@@ -29,6 +33,17 @@ pub fn detach(trace: &mut Trace) -> Array {
     let push = |array: JsValue| {
         out.push(&array);
     };
+    let strings = std::mem::take(&mut trace.strings);
+    let mut bytes = Vec::new();
+    let mut ends = Vec::with_capacity(strings.len());
+    for text in strings.all() {
+        bytes.extend_from_slice(text.as_bytes());
+        // wasm32 memory is at most 4 GiB, so every offset fits in u32.
+        ends.push(bytes.len() as u32);
+    }
+    drop(strings);
+    push(take::<Uint8Array>(&mut bytes));
+    push(take::<Uint32Array>(&mut ends));
     for thread in &mut trace.threads {
         let spans = &mut thread.spans;
         push(take::<BigInt64Array>(&mut spans.start));
@@ -75,7 +90,7 @@ pub fn detach(trace: &mut Trace) -> Array {
 /// How many columns [`detach`] takes out of a trace shaped like `trace`.
 fn count(trace: &Trace) -> usize {
     const PER_THREAD: usize = 7 + 2 * 4;
-    trace.threads.len() * PER_THREAD
+    2 + trace.threads.len() * PER_THREAD
         + 2
         + trace
             .sample_sets
@@ -96,14 +111,14 @@ pub fn buffers(columns: &Array) -> Array {
 }
 
 /// Puts the columns [`detach`] took back into `trace` (decoded from the same
-/// message), checking that they fit together. With `names`, the trace is a
-/// part to merge into another: its span and marker names and detail strings
-/// are mapped through `names` as they are copied
-/// (see `flamedrop_core::model::merge`).
+/// message), checking that they fit together. With `whole`, the trace is a
+/// part to merge into `whole`: its strings are interned there and its span
+/// and marker names and detail strings mapped as they are copied (see
+/// `flamedrop_core::model::merge`).
 pub async fn attach(
     trace: &mut Trace,
     columns: Array,
-    names: Option<&[StrId]>,
+    whole: Option<&mut Trace>,
     pace: &mut Pace,
     release: &mut Release,
 ) -> Result<(), String> {
@@ -116,6 +131,12 @@ pub async fn attach(
         release,
         pace,
     };
+    trace.strings = c.strings().await?;
+    let names = match whole {
+        Some(whole) => Some(part_names(whole, trace)?),
+        None => None,
+    };
+    let names = names.as_deref();
     let rename = |ids: &mut [u32], _at: usize| {
         if let Some(names) = names {
             map_names(ids, names);
@@ -194,6 +215,26 @@ struct Copier<'p> {
 }
 
 impl Copier<'_> {
+    /// The next two columns: a string table, rebuilt in steps.
+    async fn strings(&mut self) -> Result<StringTable, String> {
+        let bytes = self.copy::<Uint8Array>(keep).await?;
+        let ends = self.copy::<Uint32Array>(keep).await?;
+        let mut all = Vec::new();
+        all.try_reserve_exact(ends.len())
+            .map_err(|_| DAMAGED.to_owned())?;
+        let mut start = 0;
+        for step in ends.chunks(STRINGS_STEP) {
+            for &end in step {
+                let end = end as usize;
+                let text = bytes.get(start..end).ok_or(DAMAGED)?;
+                all.push(std::str::from_utf8(text).map_err(|_| DAMAGED)?.to_owned());
+                start = end;
+            }
+            self.pace.tick().await;
+        }
+        Ok(StringTable::from_vec(all))
+    }
+
     /// The next column, copied in slices; `fix(slice, at)` is applied to each
     /// slice as it lands (`at`: the slice's first position in the column).
     async fn copy<A: Typed>(
