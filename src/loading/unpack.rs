@@ -1,16 +1,19 @@
 //! Turning the workers' answers into the page's [`Loaded`] trace without
 //! freezing the page: the small encoded part is decoded at once, the big
-//! columns are copied into wasm memory in slices, and each thread's index is
+//! columns are copied into wasm memory in slices (a later part's names
+//! mapped into part 0's string table on the way), and each thread's index is
 //! built in steps, with a pause whenever a slice of work has run for a few
-//! milliseconds ([`Pace`]).
+//! milliseconds ([`Pace`]). Copied arrays are let go of as it goes
+//! ([`Release`]).
 
 use super::pace::Pace;
+use super::release::Release;
 use crate::state::Loaded;
 use crate::worker::columns;
 use crate::worker::parts::Answer;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
-use flamedrop_core::model::merge::merge_part;
+use flamedrop_core::model::merge::move_threads;
 use flamedrop_core::Trace;
 
 const DAMAGED: &str = "the decoding worker sent back a damaged trace";
@@ -23,20 +26,30 @@ const INDEX_STEP: usize = 1 << 18;
 /// Also says how long indexing took, in ms (a part of the whole).
 pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64), String> {
     let mut pace = Pace::new();
+    let mut release = Release::new();
     let mut whole: Option<Trace> = None;
     for answer in answers {
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
-        drop(answer.trace);
-        let mut trace = codec::decode(&bytes).ok_or(DAMAGED)?;
+        release.add(answer.trace);
+        let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
         drop(bytes);
-        columns::attach(&mut trace, &answer.columns, &mut pace).await?;
-        drop(answer.columns);
+        pace.tick().await;
         match whole.as_mut() {
-            None => whole = Some(trace),
-            Some(whole) => merge_part(whole, trace)?,
+            None => {
+                columns::attach(&mut part, answer.columns, None, &mut pace, &mut release).await?;
+                whole = Some(part);
+            }
+            Some(whole) => {
+                // The part's names are mapped into the whole trace's string
+                // table as its columns are copied.
+                let into = Some(&mut *whole);
+                columns::attach(&mut part, answer.columns, into, &mut pace, &mut release).await?;
+                move_threads(whole, part)?;
+            }
         }
         pace.tick().await;
     }
+    release.now();
     let trace = whole.ok_or(DAMAGED)?;
     let indexing = crate::browser::now();
     let mut index = Vec::with_capacity(trace.threads.len());

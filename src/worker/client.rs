@@ -16,7 +16,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 /// The worker's start script (`www/worker-loader.js`, copied next to
 /// index.html). A relative URL, so the page works from any sub-path.
-const WORKER_URL: &str = "./worker-loader.js";
+pub const WORKER_URL: &str = "./worker-loader.js";
 
 /// A running decode. Dropping it stops the worker.
 pub struct DecodeJob {

@@ -1,68 +1,104 @@
-//! The decoded trace's big columns (span times, depths, names and flags,
-//! marker times and names, and the detail columns of both) travel from the worker to the page as typed
-//! arrays of their own, each transferred, not cloned: the worker copies each
-//! column out of its memory once, and the page copies each into its own
-//! memory in slices, pausing between them so it stays responsive. The rest
-//! of the trace is small and goes as one `model::codec` buffer.
+//! The decoded trace's big columns travel from the worker to the page as
+//! typed arrays of their own, each transferred, not cloned: the string table
+//! (its bytes and where each string ends), per thread the
+//! span times, depths, names and flags, the marker times and names and the
+//! detail columns of both; for the whole trace the stack table, the sample
+//! sets, the allocations and the counters. The worker copies each column out
+//! of its memory once; the page copies each into its own memory in slices,
+//! pausing between them so it stays responsive, and lets go of each array as
+//! soon as it is copied ([`Release`]). The rest of the trace is small and
+//! goes as one `model::codec` buffer.
 
 use crate::loading::pace::Pace;
-use flamedrop_core::model::{Details, Trace};
-use js_sys::{Array, BigInt64Array, BigUint64Array, Uint16Array, Uint32Array, Uint8Array};
+use crate::loading::release::Release;
+use flamedrop_core::model::merge::{map_detail_values, map_names, part_names};
+use flamedrop_core::model::{Details, StrId, StringTable, Trace};
+use js_sys::{
+    Array, BigInt64Array, BigUint64Array, Float64Array, Uint16Array, Uint32Array, Uint8Array,
+};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Columns per thread, in this order: span start, end, depth, name, flags;
-/// marker time, name; then span details and marker details, four columns
-/// each (owner, key, kind, payload).
-const PER_THREAD: usize = 7 + 2 * DETAIL_COLUMNS;
-
-/// Columns of one [`Details`].
-const DETAIL_COLUMNS: usize = 4;
+const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 
 /// Elements copied between two looks at the clock (a few milliseconds).
 const SLICE_ELEMENTS: u32 = 1 << 20;
+
+/// Strings rebuilt between two looks at the clock.
+const STRINGS_STEP: usize = 1 << 16;
 
 /// Takes the big columns out of `trace` and copies each into a new typed
 /// array; the arrays, in the order [`attach`] expects.
 pub fn detach(trace: &mut Trace) -> Array {
     let out = Array::new();
+    let push = |array: JsValue| {
+        out.push(&array);
+    };
+    let strings = std::mem::take(&mut trace.strings);
+    let mut bytes = Vec::new();
+    let mut ends = Vec::with_capacity(strings.len());
+    for text in strings.all() {
+        bytes.extend_from_slice(text.as_bytes());
+        // wasm32 memory is at most 4 GiB, so every offset fits in u32.
+        ends.push(bytes.len() as u32);
+    }
+    drop(strings);
+    push(take::<Uint8Array>(&mut bytes));
+    push(take::<Uint32Array>(&mut ends));
     for thread in &mut trace.threads {
         let spans = &mut thread.spans;
-        out.push(&to_js::<BigInt64Array>(&std::mem::take(&mut spans.start)));
-        out.push(&to_js::<BigInt64Array>(&std::mem::take(&mut spans.end)));
-        out.push(&to_js::<Uint16Array>(&std::mem::take(&mut spans.depth)));
-        out.push(&to_js::<Uint32Array>(&std::mem::take(&mut spans.name)));
-        out.push(&to_js::<Uint8Array>(&std::mem::take(&mut spans.flags)));
+        push(take::<BigInt64Array>(&mut spans.start));
+        push(take::<BigInt64Array>(&mut spans.end));
+        push(take::<Uint16Array>(&mut spans.depth));
+        push(take::<Uint32Array>(&mut spans.name));
+        push(take::<Uint8Array>(&mut spans.flags));
         let instants = &mut thread.instants;
-        out.push(&to_js::<BigInt64Array>(&std::mem::take(&mut instants.time)));
-        out.push(&to_js::<Uint32Array>(&std::mem::take(&mut instants.name)));
-        detach_details(&mut thread.spans.details, &out);
-        detach_details(&mut thread.instants.details, &out);
+        push(take::<BigInt64Array>(&mut instants.time));
+        push(take::<Uint32Array>(&mut instants.name));
+        for details in [&mut thread.spans.details, &mut thread.instants.details] {
+            let d = std::mem::take(details);
+            push(to_js::<Uint32Array>(&d.owner));
+            push(to_js::<Uint32Array>(&d.key));
+            push(to_js::<Uint8Array>(&d.kind));
+            push(to_js::<BigUint64Array>(&d.payload));
+        }
+    }
+    push(take::<Uint32Array>(&mut trace.stacks.frame));
+    push(take::<Uint32Array>(&mut trace.stacks.parent));
+    for set in &mut trace.sample_sets {
+        push(take::<BigInt64Array>(&mut set.time));
+        push(take::<Uint32Array>(&mut set.stack));
+        // The weight columns stay in the trace, empty, so the page knows how many.
+        for weights in &mut set.weights {
+            push(take::<BigInt64Array>(weights));
+        }
+    }
+    for a in &mut trace.allocations {
+        push(take::<Uint32Array>(&mut a.thread));
+        push(take::<BigInt64Array>(&mut a.time));
+        push(take::<BigUint64Array>(&mut a.size));
+        push(take::<BigUint64Array>(&mut a.address));
+        push(take::<Uint32Array>(&mut a.stack));
+        push(take::<BigInt64Array>(&mut a.free_time));
+    }
+    for c in &mut trace.counters {
+        push(take::<BigInt64Array>(&mut c.time));
+        push(take::<Float64Array>(&mut c.value));
     }
     out
 }
 
-fn detach_details(details: &mut Details, out: &Array) {
-    let d = std::mem::take(details);
-    out.push(&to_js::<Uint32Array>(&d.owner));
-    out.push(&to_js::<Uint32Array>(&d.key));
-    out.push(&to_js::<Uint8Array>(&d.kind));
-    out.push(&to_js::<BigUint64Array>(&d.payload));
-}
-
-/// Puts back the detail columns starting at column `first` of `columns`.
-async fn attach_details(columns: &Array, first: usize, pace: &mut Pace) -> Result<Details, String> {
-    let at = |k: usize| columns.get((first + k) as u32);
-    let details = Details {
-        owner: from_js::<Uint32Array>(at(0), pace).await?,
-        key: from_js::<Uint32Array>(at(1), pace).await?,
-        kind: from_js::<Uint8Array>(at(2), pace).await?,
-        payload: from_js::<BigUint64Array>(at(3), pace).await?,
-    };
-    if details.is_consistent() {
-        Ok(details)
-    } else {
-        Err("the decoding worker sent back a damaged trace".into())
-    }
+/// How many columns [`detach`] takes out of a trace shaped like `trace`.
+fn count(trace: &Trace) -> usize {
+    const PER_THREAD: usize = 7 + 2 * 4;
+    2 + trace.threads.len() * PER_THREAD
+        + 2
+        + trace
+            .sample_sets
+            .iter()
+            .map(|s| 2 + s.weights.len())
+            .sum::<usize>()
+        + trace.allocations.len() * 6
+        + trace.counters.len() * 2
 }
 
 /// The buffers behind `columns`, for the transfer list of a message.
@@ -75,43 +111,199 @@ pub fn buffers(columns: &Array) -> Array {
 }
 
 /// Puts the columns [`detach`] took back into `trace` (decoded from the same
-/// message), checking that they fit together.
-pub async fn attach(trace: &mut Trace, columns: &Array, pace: &mut Pace) -> Result<(), String> {
-    const DAMAGED: &str = "the decoding worker sent back a damaged trace";
-    if columns.length() as usize != trace.threads.len() * PER_THREAD {
+/// message), checking that they fit together. With `whole`, the trace is a
+/// part to merge into `whole`: its strings are interned there and its span
+/// and marker names and detail strings mapped as they are copied (see
+/// `flamedrop_core::model::merge`).
+pub async fn attach(
+    trace: &mut Trace,
+    columns: Array,
+    whole: Option<&mut Trace>,
+    pace: &mut Pace,
+    release: &mut Release,
+) -> Result<(), String> {
+    if columns.length() as usize != count(trace) {
         return Err(DAMAGED.into());
     }
-    for (t, thread) in trace.threads.iter_mut().enumerate() {
-        let at = |k: usize| columns.get((t * PER_THREAD + k) as u32);
+    let mut c = Copier {
+        columns,
+        next: 0,
+        release,
+        pace,
+    };
+    trace.strings = c.strings().await?;
+    let names = match whole {
+        Some(whole) => Some(part_names(whole, trace)?),
+        None => None,
+    };
+    let names = names.as_deref();
+    let rename = |ids: &mut [u32], _at: usize| {
+        if let Some(names) = names {
+            map_names(ids, names);
+        }
+    };
+    for thread in &mut trace.threads {
         let spans = &mut thread.spans;
-        spans.start = from_js::<BigInt64Array>(at(0), pace).await?;
-        spans.end = from_js::<BigInt64Array>(at(1), pace).await?;
-        spans.depth = from_js::<Uint16Array>(at(2), pace).await?;
-        spans.name = from_js::<Uint32Array>(at(3), pace).await?;
-        spans.flags = from_js::<Uint8Array>(at(4), pace).await?;
+        spans.start = c.copy::<BigInt64Array>(keep).await?;
+        spans.end = c.copy::<BigInt64Array>(keep).await?;
+        spans.depth = c.copy::<Uint16Array>(keep).await?;
+        spans.name = c.copy::<Uint32Array>(rename).await?;
+        spans.flags = c.copy::<Uint8Array>(keep).await?;
         let n = spans.start.len();
-        if [
-            spans.end.len(),
-            spans.depth.len(),
-            spans.name.len(),
-            spans.flags.len(),
-        ]
-        .iter()
-        .any(|&len| len != n)
-        {
-            return Err(DAMAGED.into());
-        }
+        same_len(n, &[spans.end.len(), spans.depth.len(), spans.name.len()])?;
+        same_len(n, &[spans.flags.len()])?;
         let instants = &mut thread.instants;
-        instants.time = from_js::<BigInt64Array>(at(5), pace).await?;
-        instants.name = from_js::<Uint32Array>(at(6), pace).await?;
-        if instants.time.len() != instants.name.len() {
-            return Err(DAMAGED.into());
+        instants.time = c.copy::<BigInt64Array>(keep).await?;
+        instants.name = c.copy::<Uint32Array>(rename).await?;
+        same_len(instants.time.len(), &[instants.name.len()])?;
+        thread.spans.details = c.details(names).await?;
+        thread.instants.details = c.details(names).await?;
+    }
+    let stacks = &mut trace.stacks;
+    stacks.frame = c.copy::<Uint32Array>(keep).await?;
+    stacks.parent = c.copy::<Uint32Array>(keep).await?;
+    same_len(stacks.frame.len(), &[stacks.parent.len()])?;
+    for set in &mut trace.sample_sets {
+        set.time = c.copy::<BigInt64Array>(keep).await?;
+        set.stack = c.copy::<Uint32Array>(keep).await?;
+        for weights in &mut set.weights {
+            *weights = c.copy::<BigInt64Array>(keep).await?;
         }
-        thread.spans.details = attach_details(columns, t * PER_THREAD + 7, pace).await?;
-        thread.instants.details =
-            attach_details(columns, t * PER_THREAD + 7 + DETAIL_COLUMNS, pace).await?;
+        let n = set.stack.len();
+        if !set.time.is_empty() {
+            same_len(n, &[set.time.len()])?;
+        }
+        let lens: Vec<usize> = set.weights.iter().map(Vec::len).collect();
+        same_len(n, &lens)?;
+    }
+    for a in &mut trace.allocations {
+        a.thread = c.copy::<Uint32Array>(keep).await?;
+        a.time = c.copy::<BigInt64Array>(keep).await?;
+        a.size = c.copy::<BigUint64Array>(keep).await?;
+        a.address = c.copy::<BigUint64Array>(keep).await?;
+        a.stack = c.copy::<Uint32Array>(keep).await?;
+        a.free_time = c.copy::<BigInt64Array>(keep).await?;
+        let n = a.thread.len();
+        same_len(n, &[a.time.len(), a.size.len(), a.address.len()])?;
+        same_len(n, &[a.stack.len(), a.free_time.len()])?;
+    }
+    for counter in &mut trace.counters {
+        counter.time = c.copy::<BigInt64Array>(keep).await?;
+        counter.value = c.copy::<Float64Array>(keep).await?;
+        same_len(counter.time.len(), &[counter.value.len()])?;
     }
     Ok(())
+}
+
+/// A column that is copied as it is.
+fn keep<T>(_slice: &mut [T], _at: usize) {}
+
+fn same_len(n: usize, others: &[usize]) -> Result<(), String> {
+    if others.iter().all(|&len| len == n) {
+        Ok(())
+    } else {
+        Err(DAMAGED.into())
+    }
+}
+
+/// Copies the columns of one message into wasm memory, in order.
+struct Copier<'p> {
+    columns: Array,
+    next: u32,
+    release: &'p mut Release,
+    pace: &'p mut Pace,
+}
+
+impl Copier<'_> {
+    /// The next two columns: a string table, rebuilt in steps.
+    async fn strings(&mut self) -> Result<StringTable, String> {
+        let bytes = self.copy::<Uint8Array>(keep).await?;
+        let ends = self.copy::<Uint32Array>(keep).await?;
+        let mut all = Vec::new();
+        all.try_reserve_exact(ends.len())
+            .map_err(|_| DAMAGED.to_owned())?;
+        let mut start = 0;
+        for step in ends.chunks(STRINGS_STEP) {
+            for &end in step {
+                let end = end as usize;
+                let text = bytes.get(start..end).ok_or(DAMAGED)?;
+                all.push(std::str::from_utf8(text).map_err(|_| DAMAGED)?.to_owned());
+                start = end;
+            }
+            self.pace.tick().await;
+        }
+        Ok(StringTable::from_vec(all))
+    }
+
+    /// The next column, copied in slices; `fix(slice, at)` is applied to each
+    /// slice as it lands (`at`: the slice's first position in the column).
+    async fn copy<A: Typed>(
+        &mut self,
+        mut fix: impl FnMut(&mut [A::Elem], usize),
+    ) -> Result<Vec<A::Elem>, String> {
+        let value = self.columns.get(self.next);
+        // The message's array no longer holds it: copied, it can go.
+        self.columns.set(self.next, JsValue::UNDEFINED);
+        self.next += 1;
+        let array: A = value.dyn_into().map_err(|_| DAMAGED.to_owned())?;
+        let len = array.len();
+        let mut out: Vec<A::Elem> = Vec::new();
+        out.try_reserve_exact(len as usize).map_err(|_| {
+            "this trace needs more memory to display than the browser can give this page".to_owned()
+        })?;
+        let mut start = 0;
+        while start < len {
+            let end = start.saturating_add(SLICE_ELEMENTS).min(len);
+            out.resize(end as usize, A::Elem::default());
+            let slice = &mut out[start as usize..end as usize];
+            array.part(start, end).copy_into(slice);
+            fix(slice, start as usize);
+            start = end;
+            self.pace.tick().await;
+        }
+        self.release.add(array.buffer());
+        Ok(out)
+    }
+
+    /// The next four columns: one [`Details`], its strings mapped through
+    /// `names` when given.
+    async fn details(&mut self, names: Option<&[StrId]>) -> Result<Details, String> {
+        let mut last = 0;
+        let mut ascending = true;
+        let owner = self
+            .copy::<Uint32Array>(|owners, at| {
+                let before = if at == 0 { 0 } else { last };
+                ascending &= owners.first().is_none_or(|&first| first >= before)
+                    && owners.windows(2).all(|w| w[0] <= w[1]);
+                last = owners.last().copied().unwrap_or(last);
+            })
+            .await?;
+        let key = self
+            .copy::<Uint32Array>(|keys, _| {
+                if let Some(names) = names {
+                    map_names(keys, names);
+                }
+            })
+            .await?;
+        let kind = self.copy::<Uint8Array>(keep).await?;
+        let payload = self
+            .copy::<BigUint64Array>(|payloads, at| {
+                if let (Some(names), Some(kinds)) = (names, kind.get(at..at + payloads.len())) {
+                    map_detail_values(kinds, payloads, names);
+                }
+            })
+            .await?;
+        same_len(owner.len(), &[key.len(), kind.len(), payload.len()])?;
+        if !ascending {
+            return Err(DAMAGED.into());
+        }
+        Ok(Details {
+            owner,
+            key,
+            kind,
+            payload,
+        })
+    }
 }
 
 /// A typed array type and its element.
@@ -122,6 +314,7 @@ trait Typed: JsCast + Sized {
     fn part(&self, start: u32, end: u32) -> Self;
     fn fill_from(&self, src: &[Self::Elem]);
     fn copy_into(&self, dst: &mut [Self::Elem]);
+    fn buffer(&self) -> js_sys::ArrayBuffer;
 }
 
 macro_rules! typed {
@@ -143,41 +336,28 @@ macro_rules! typed {
             fn copy_into(&self, dst: &mut [$elem]) {
                 self.copy_to(dst)
             }
+            fn buffer(&self) -> js_sys::ArrayBuffer {
+                <$array>::buffer(self)
+            }
         }
     };
 }
 
 typed!(BigInt64Array, i64);
 typed!(BigUint64Array, u64);
+typed!(Float64Array, f64);
 typed!(Uint32Array, u32);
 typed!(Uint16Array, u16);
 typed!(Uint8Array, u8);
+
+/// Empties `column` into a new typed array (its memory is free for reuse at once).
+fn take<A: Typed>(column: &mut Vec<A::Elem>) -> JsValue {
+    to_js::<A>(&std::mem::take(column))
+}
 
 fn to_js<A: Typed>(column: &[A::Elem]) -> JsValue {
     // wasm32 memory is at most 4 GiB, so every column's length fits in u32.
     let array = A::new_len(column.len() as u32);
     array.fill_from(column);
     array.into()
-}
-
-async fn from_js<A: Typed>(value: JsValue, pace: &mut Pace) -> Result<Vec<A::Elem>, String> {
-    let array: A = value
-        .dyn_into()
-        .map_err(|_| "the decoding worker sent back a damaged trace".to_owned())?;
-    let len = array.len();
-    let mut out: Vec<A::Elem> = Vec::new();
-    out.try_reserve_exact(len as usize).map_err(|_| {
-        "this trace needs more memory to display than the browser can give this page".to_owned()
-    })?;
-    let mut start = 0;
-    while start < len {
-        let end = start.saturating_add(SLICE_ELEMENTS).min(len);
-        out.resize(end as usize, A::Elem::default());
-        array
-            .part(start, end)
-            .copy_into(&mut out[start as usize..end as usize]);
-        start = end;
-        pace.tick().await;
-    }
-    Ok(out)
 }

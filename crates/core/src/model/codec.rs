@@ -1,6 +1,7 @@
 //! A compact binary form of a [`Trace`]. The viewer's worker uses it for
-//! everything but the big span and marker columns, which travel to the page
-//! as typed arrays of their own (empty columns encode to a few bytes).
+//! everything but the big columns (the string table, spans, markers,
+//! details, stacks, sample sets, allocations, counters), which travel to the
+//! page as typed arrays of their own (empty columns encode to a few bytes).
 //!
 //! Columns are written as raw little-endian arrays, so encoding and decoding
 //! cost about one memory copy. Decoding checks every length and never panics.

@@ -11,29 +11,67 @@ use super::{Details, Diagnostic, StrId, Thread, Trace, Value};
 /// Moves the threads that `part` decoded into `whole`, mapping their names,
 /// and folds its diagnostics in. Fails, leaving `whole` unusable for display,
 /// when the two do not come from one input split by one decoder.
-pub fn merge_part(whole: &mut Trace, part: Trace) -> Result<(), String> {
-    check_same_input(whole, &part)?;
-    let names: Vec<StrId> = part
+///
+/// The page does the same in steps, so that no step holds it up for long:
+/// [`part_names`], then [`map_names`] and [`map_detail_values`] over slices of
+/// the part's columns (as it copies them in), then [`move_threads`].
+pub fn merge_part(whole: &mut Trace, mut part: Trace) -> Result<(), String> {
+    let names = part_names(whole, &part)?;
+    for thread in &mut part.threads {
+        map_names(&mut thread.spans.name, &names);
+        map_names(&mut thread.instants.name, &names);
+        map_details(&mut thread.spans.details, &names);
+        map_details(&mut thread.instants.details, &names);
+    }
+    move_threads(whole, part)
+}
+
+/// Checks that `part` belongs with `whole` and interns the part's strings
+/// into the whole trace's table: the whole trace's id for each of the part's
+/// ids, for [`map_names`] and [`map_detail_values`].
+pub fn part_names(whole: &mut Trace, part: &Trace) -> Result<Vec<StrId>, String> {
+    check_same_input(whole, part)?;
+    Ok(part
         .strings
         .all()
         .iter()
         .map(|s| whole.strings.intern(s))
-        .collect();
-    let map = |id: &mut StrId| {
-        // Ids come from the part's own table; an unknown one stays unknown.
+        .collect())
+}
+
+/// Maps string ids of a part (span or marker names, detail keys) through
+/// `names`. Ids come from the part's own table; an unknown one stays unknown.
+pub fn map_names(ids: &mut [StrId], names: &[StrId]) {
+    for id in ids {
         *id = names.get(*id as usize).copied().unwrap_or(StrId::MAX);
-    };
-    for (into, mut from) in whole.threads.iter_mut().zip(part.threads) {
+    }
+}
+
+/// Maps the string ids inside detail values (texts) through `names`; `kind`
+/// and `payload` are the same slice of one [`Details`]' columns.
+pub fn map_detail_values(kind: &[u8], payload: &mut [u64], names: &[StrId]) {
+    let map = |id: StrId| names.get(id as usize).copied().unwrap_or(StrId::MAX);
+    for (kind, payload) in kind.iter().zip(payload.iter_mut()) {
+        let mapped = match Value::unpack(*kind, *payload) {
+            Value::Text(id) => Value::Text(map(id)),
+            Value::Numbered(id, n) => Value::Numbered(map(id), n),
+            number => number,
+        };
+        *payload = mapped.pack().1;
+    }
+}
+
+/// Moves the threads that `part` decoded into `whole`, whose names are
+/// already mapped into `whole`'s string table, and folds its diagnostics in.
+pub fn move_threads(whole: &mut Trace, part: Trace) -> Result<(), String> {
+    check_same_input(whole, &part)?;
+    for (into, from) in whole.threads.iter_mut().zip(part.threads) {
         if !has_data(&from) {
             continue;
         }
         if has_data(into) {
             return Err(format!("thread {} was decoded by two parts", from.id));
         }
-        from.spans.name.iter_mut().for_each(map);
-        from.instants.name.iter_mut().for_each(map);
-        map_details(&mut from.spans.details, &names);
-        map_details(&mut from.instants.details, &names);
         into.events = from.events;
         into.spans = from.spans;
         into.instants = from.instants;
@@ -48,16 +86,8 @@ pub fn merge_part(whole: &mut Trace, part: Trace) -> Result<(), String> {
 
 /// Maps the string ids inside detail fields (keys, texts) through `names`.
 fn map_details(details: &mut Details, names: &[StrId]) {
-    let map = |id: StrId| names.get(id as usize).copied().unwrap_or(StrId::MAX);
-    details.key.iter_mut().for_each(|k| *k = map(*k));
-    for (kind, payload) in details.kind.iter().zip(details.payload.iter_mut()) {
-        let mapped = match Value::unpack(*kind, *payload) {
-            Value::Text(id) => Value::Text(map(id)),
-            Value::Numbered(id, n) => Value::Numbered(map(id), n),
-            number => number,
-        };
-        *payload = mapped.pack().1;
-    }
+    map_names(&mut details.key, names);
+    map_detail_values(&details.kind, &mut details.payload, names);
 }
 
 fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {

@@ -62,14 +62,15 @@ impl StringTable {
         self.strings.is_empty()
     }
 
-    /// Builds a table from strings in id order (used by the codec).
+    /// Builds a table from strings in id order (used by the codec). The
+    /// look-up index is left to the first [`StringTable::intern`] (the page
+    /// rarely interns; [`StringTable::find`] scans until then), which spares
+    /// a copy of every string when a big trace arrives.
     pub fn from_vec(strings: Vec<String>) -> Self {
-        let mut table = StringTable {
+        StringTable {
             strings,
             index: FastMap::default(),
-        };
-        table.rebuild_index();
-        table
+        }
     }
 
     fn rebuild_index(&mut self) {
