@@ -9,7 +9,6 @@ pub mod demos;
 pub mod dropped;
 pub mod pace;
 pub mod picked;
-pub mod release;
 pub mod unpack;
 
 pub use crate::worker::protocol::InputFile;

@@ -3,11 +3,9 @@
 //! columns are copied into wasm memory in slices (a later part's names
 //! mapped into part 0's string table on the way), and each thread's index is
 //! built in steps, with a pause whenever a slice of work has run for a few
-//! milliseconds ([`Pace`]). Copied arrays are let go of as it goes
-//! ([`Release`]).
+//! milliseconds ([`Pace`]).
 
 use super::pace::Pace;
-use super::release::Release;
 use crate::state::Loaded;
 use crate::worker::columns;
 use crate::worker::parts::Answer;
@@ -26,30 +24,28 @@ const INDEX_STEP: usize = 1 << 18;
 /// Also says how long indexing took, in ms (a part of the whole).
 pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64), String> {
     let mut pace = Pace::new();
-    let mut release = Release::new();
     let mut whole: Option<Trace> = None;
     for answer in answers {
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
-        release.add(answer.trace);
+        drop(answer.trace);
         let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
         drop(bytes);
         pace.tick().await;
         match whole.as_mut() {
             None => {
-                columns::attach(&mut part, answer.columns, None, &mut pace, &mut release).await?;
+                columns::attach(&mut part, answer.columns, None, &mut pace).await?;
                 whole = Some(part);
             }
             Some(whole) => {
                 // The part's names are mapped into the whole trace's string
                 // table as its columns are copied.
                 let into = Some(&mut *whole);
-                columns::attach(&mut part, answer.columns, into, &mut pace, &mut release).await?;
+                columns::attach(&mut part, answer.columns, into, &mut pace).await?;
                 move_threads(whole, part)?;
             }
         }
         pace.tick().await;
     }
-    release.now();
     let trace = whole.ok_or(DAMAGED)?;
     let indexing = crate::browser::now();
     let mut index = Vec::with_capacity(trace.threads.len());

@@ -5,12 +5,11 @@
 //! detail columns of both; for the whole trace the stack table, the sample
 //! sets, the allocations and the counters. The worker copies each column out
 //! of its memory once; the page copies each into its own memory in slices,
-//! pausing between them so it stays responsive, and lets go of each array as
-//! soon as it is copied ([`Release`]). The rest of the trace is small and
+//! pausing between them so it stays responsive, and drops its reference to
+//! each array as soon as it is copied. The rest of the trace is small and
 //! goes as one `model::codec` buffer.
 
 use crate::loading::pace::Pace;
-use crate::loading::release::Release;
 use flamedrop_core::model::merge::{map_detail_values, map_names, part_names};
 use flamedrop_core::model::{Details, StrId, StringTable, Trace};
 use js_sys::{
@@ -120,7 +119,6 @@ pub async fn attach(
     columns: Array,
     whole: Option<&mut Trace>,
     pace: &mut Pace,
-    release: &mut Release,
 ) -> Result<(), String> {
     if columns.length() as usize != count(trace) {
         return Err(DAMAGED.into());
@@ -128,7 +126,6 @@ pub async fn attach(
     let mut c = Copier {
         columns,
         next: 0,
-        release,
         pace,
     };
     trace.strings = c.strings().await?;
@@ -210,7 +207,6 @@ fn same_len(n: usize, others: &[usize]) -> Result<(), String> {
 struct Copier<'p> {
     columns: Array,
     next: u32,
-    release: &'p mut Release,
     pace: &'p mut Pace,
 }
 
@@ -261,7 +257,6 @@ impl Copier<'_> {
             start = end;
             self.pace.tick().await;
         }
-        self.release.add(array.buffer());
         Ok(out)
     }
 
@@ -314,7 +309,6 @@ trait Typed: JsCast + Sized {
     fn part(&self, start: u32, end: u32) -> Self;
     fn fill_from(&self, src: &[Self::Elem]);
     fn copy_into(&self, dst: &mut [Self::Elem]);
-    fn buffer(&self) -> js_sys::ArrayBuffer;
 }
 
 macro_rules! typed {
@@ -335,9 +329,6 @@ macro_rules! typed {
             }
             fn copy_into(&self, dst: &mut [$elem]) {
                 self.copy_to(dst)
-            }
-            fn buffer(&self) -> js_sys::ArrayBuffer {
-                <$array>::buffer(self)
             }
         }
     };
