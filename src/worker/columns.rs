@@ -10,8 +10,8 @@
 //! goes as one `model::codec` buffer.
 
 use crate::loading::pace::Pace;
-use flamedrop_core::model::merge::{map_detail_values, map_names, part_names};
-use flamedrop_core::model::{Details, StrId, StringTable, Trace};
+use flamedrop_core::model::merge::{map_detail_texts, map_names, part_names};
+use flamedrop_core::model::{Details, Shapes, StrId, StringTable, Trace};
 use js_sys::{
     Array, BigInt64Array, BigUint64Array, Float64Array, Uint16Array, Uint32Array, Uint8Array,
 };
@@ -21,6 +21,9 @@ const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 
 /// Elements copied between two looks at the clock (a few milliseconds).
 const SLICE_ELEMENTS: u32 = 1 << 20;
+
+/// Detail groups whose texts are mapped between two looks at the clock.
+const GROUPS_STEP: usize = 1 << 17;
 
 /// Strings rebuilt between two looks at the clock.
 const STRINGS_STEP: usize = 1 << 16;
@@ -53,12 +56,12 @@ pub fn detach(trace: &mut Trace) -> Array {
         let instants = &mut thread.instants;
         push(take::<BigInt64Array>(&mut instants.time));
         push(take::<Uint32Array>(&mut instants.name));
-        for details in [&mut thread.spans.details, &mut thread.instants.details] {
-            let d = std::mem::take(details);
-            push(to_js::<Uint32Array>(&d.owner));
-            push(to_js::<Uint32Array>(&d.key));
-            push(to_js::<Uint8Array>(&d.kind));
-            push(to_js::<BigUint64Array>(&d.payload));
+        // The shapes are small: they stay, and go with the codec buffer.
+        for d in [&mut thread.spans.details, &mut thread.instants.details] {
+            push(take::<Uint32Array>(&mut d.owner));
+            push(take::<Uint32Array>(&mut d.shape));
+            push(take::<Uint32Array>(&mut d.first));
+            push(take::<Uint32Array>(&mut d.payload));
         }
     }
     push(take::<Uint32Array>(&mut trace.stacks.frame));
@@ -153,8 +156,10 @@ pub async fn attach(
         instants.time = c.copy::<BigInt64Array>(keep).await?;
         instants.name = c.copy::<Uint32Array>(rename).await?;
         same_len(instants.time.len(), &[instants.name.len()])?;
-        thread.spans.details = c.details(names).await?;
-        thread.instants.details = c.details(names).await?;
+        let shapes = std::mem::take(&mut thread.spans.details.shapes);
+        thread.spans.details = c.details(shapes, names).await?;
+        let shapes = std::mem::take(&mut thread.instants.details.shapes);
+        thread.instants.details = c.details(shapes, names).await?;
     }
     let stacks = &mut trace.stacks;
     stacks.frame = c.copy::<Uint32Array>(keep).await?;
@@ -260,44 +265,36 @@ impl Copier<'_> {
         Ok(out)
     }
 
-    /// The next four columns: one [`Details`], its strings mapped through
+    /// The next four columns: the groups and payload of one [`Details`]
+    /// whose `shapes` came in the codec buffer, its strings mapped through
     /// `names` when given.
-    async fn details(&mut self, names: Option<&[StrId]>) -> Result<Details, String> {
-        let mut last = 0;
-        let mut ascending = true;
-        let owner = self
-            .copy::<Uint32Array>(|owners, at| {
-                let before = if at == 0 { 0 } else { last };
-                ascending &= owners.first().is_none_or(|&first| first >= before)
-                    && owners.windows(2).all(|w| w[0] <= w[1]);
-                last = owners.last().copied().unwrap_or(last);
-            })
-            .await?;
-        let key = self
-            .copy::<Uint32Array>(|keys, _| {
-                if let Some(names) = names {
-                    map_names(keys, names);
-                }
-            })
-            .await?;
-        let kind = self.copy::<Uint8Array>(keep).await?;
-        let payload = self
-            .copy::<BigUint64Array>(|payloads, at| {
-                if let (Some(names), Some(kinds)) = (names, kind.get(at..at + payloads.len())) {
-                    map_detail_values(kinds, payloads, names);
-                }
-            })
-            .await?;
-        same_len(owner.len(), &[key.len(), kind.len(), payload.len()])?;
-        if !ascending {
+    async fn details(
+        &mut self,
+        shapes: Shapes,
+        names: Option<&[StrId]>,
+    ) -> Result<Details, String> {
+        let mut details = Details {
+            owner: self.copy::<Uint32Array>(keep).await?,
+            shape: self.copy::<Uint32Array>(keep).await?,
+            first: self.copy::<Uint32Array>(keep).await?,
+            payload: self.copy::<Uint32Array>(keep).await?,
+            shapes,
+        };
+        if !details.is_consistent() {
             return Err(DAMAGED.into());
         }
-        Ok(Details {
-            owner,
-            key,
-            kind,
-            payload,
-        })
+        if let Some(names) = names {
+            map_detail_texts(&mut details, None, names);
+            let groups = details.groups();
+            let mut start = 0;
+            while start < groups {
+                let end = start.saturating_add(GROUPS_STEP).min(groups);
+                map_detail_texts(&mut details, Some(start..end), names);
+                start = end;
+                self.pace.tick().await;
+            }
+        }
+        Ok(details)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Times the steps a big trace goes through on its way to the page, natively:
 //! decoding (fed in the worker's 16 MiB chunks), `codec::encode` and
 //! `codec::decode`, and says how big the encoded trace and its detail fields
-//! are. `cargo run --release -p flamedrop-core --example decode-timing -- PATH...`
+//! (their columns' bytes) are.
+//! `cargo run --release -p flamedrop-core --example decode-timing -- PATH...`
 //! (a file or a folder; several paths are timed one after the other).
 
 use flamedrop_core::input::decode_files_chunked;
@@ -40,9 +41,16 @@ fn main() {
             .iter()
             .map(|t| t.spans.detail_count() + t.instants.detail_count())
             .sum();
+        let detail_bytes: usize = trace
+            .threads
+            .iter()
+            .map(|t| t.spans.details.column_bytes() + t.instants.details.column_bytes())
+            .sum();
         println!(
-            "{}: {mb:.1} MB, {spans} spans, {fields} detail fields, {} strings",
+            "{}: {mb:.1} MB, {spans} spans, {fields} detail fields ({:.1} MB, {:.1} bytes a field), {} strings",
             path.display(),
+            detail_bytes as f64 / 1e6,
+            detail_bytes as f64 / fields.max(1) as f64,
             trace.strings.len()
         );
         println!(

@@ -137,12 +137,8 @@ impl TraceBuilder {
         let n = usize::try_from(n)
             .unwrap_or(usize::MAX)
             .min(u32::MAX as usize);
-        let details = &mut thread.spans.details;
         // A hint too big for this machine is simply not followed.
-        let _ = details.owner.try_reserve_exact(n);
-        let _ = details.key.try_reserve_exact(n);
-        let _ = details.kind.try_reserve_exact(n);
-        let _ = details.payload.try_reserve_exact(n);
+        thread.spans.details.reserve(n);
     }
 
     /// Looks a thread up by its tracer id.

@@ -353,9 +353,13 @@ impl Writer {
     }
     fn details(&mut self, d: &Details) {
         self.u32s(&d.owner);
-        self.u32s(&d.key);
-        self.bytes(&d.kind);
-        self.u64s(&d.payload);
+        self.u32s(&d.shape);
+        self.u32s(&d.first);
+        self.u32s(&d.payload);
+        self.u32s(&d.shapes.parent);
+        self.u32s(&d.shapes.key);
+        self.bytes(&d.shapes.kind);
+        self.u32s(&d.shapes.prefix);
     }
 }
 
@@ -511,12 +515,17 @@ impl<'a> Reader<'a> {
         })
     }
     fn details(&mut self) -> Option<Details> {
-        let details = Details {
+        let mut details = Details {
             owner: self.u32s()?,
-            key: self.u32s()?,
-            kind: self.bytes()?,
-            payload: self.u64s()?,
+            shape: self.u32s()?,
+            first: self.u32s()?,
+            payload: self.u32s()?,
+            ..Details::default()
         };
+        details.shapes.parent = self.u32s()?;
+        details.shapes.key = self.u32s()?;
+        details.shapes.kind = self.bytes()?;
+        details.shapes.prefix = self.u32s()?;
         details.is_consistent().then_some(details)
     }
 }

@@ -6,15 +6,16 @@
 //! from exactly one part. Parts intern names independently, so the names of a
 //! part's spans and markers are mapped into the whole trace's string table.
 
-use super::{Details, Diagnostic, StrId, Thread, Trace, Value};
+use super::{Details, Diagnostic, StrId, Thread, Trace};
 
 /// Moves the threads that `part` decoded into `whole`, mapping their names,
 /// and folds its diagnostics in. Fails, leaving `whole` unusable for display,
 /// when the two do not come from one input split by one decoder.
 ///
 /// The page does the same in steps, so that no step holds it up for long:
-/// [`part_names`], then [`map_names`] and [`map_detail_values`] over slices of
-/// the part's columns (as it copies them in), then [`move_threads`].
+/// [`part_names`], then [`map_names`] over slices of the part's columns (as it
+/// copies them in) and [`map_detail_texts`] over ranges of detail groups,
+/// then [`move_threads`].
 pub fn merge_part(whole: &mut Trace, mut part: Trace) -> Result<(), String> {
     let names = part_names(whole, &part)?;
     for thread in &mut part.threads {
@@ -28,7 +29,7 @@ pub fn merge_part(whole: &mut Trace, mut part: Trace) -> Result<(), String> {
 
 /// Checks that `part` belongs with `whole` and interns the part's strings
 /// into the whole trace's table: the whole trace's id for each of the part's
-/// ids, for [`map_names`] and [`map_detail_values`].
+/// ids, for [`map_names`] and [`map_detail_texts`].
 pub fn part_names(whole: &mut Trace, part: &Trace) -> Result<Vec<StrId>, String> {
     check_same_input(whole, part)?;
     Ok(part
@@ -47,17 +48,19 @@ pub fn map_names(ids: &mut [StrId], names: &[StrId]) {
     }
 }
 
-/// Maps the string ids inside detail values (texts) through `names`; `kind`
-/// and `payload` are the same slice of one [`Details`]' columns.
-pub fn map_detail_values(kind: &[u8], payload: &mut [u64], names: &[StrId]) {
+/// Maps the string ids of detail fields through `names`: with `groups`
+/// `None`, the keys and number prefixes of the shapes; else the text values
+/// of those groups (numbers are never touched, whatever their kind). The page
+/// calls it once for the shapes, then over ranges of groups.
+pub fn map_detail_texts(
+    details: &mut Details,
+    groups: Option<std::ops::Range<usize>>,
+    names: &[StrId],
+) {
     let map = |id: StrId| names.get(id as usize).copied().unwrap_or(StrId::MAX);
-    for (kind, payload) in kind.iter().zip(payload.iter_mut()) {
-        let mapped = match Value::unpack(*kind, *payload) {
-            Value::Text(id) => Value::Text(map(id)),
-            Value::Numbered(id, n) => Value::Numbered(map(id), n),
-            number => number,
-        };
-        *payload = mapped.pack().1;
+    match groups {
+        None => details.map_shape_texts(map),
+        Some(groups) => details.map_payload_texts(groups, map),
     }
 }
 
@@ -86,8 +89,8 @@ pub fn move_threads(whole: &mut Trace, part: Trace) -> Result<(), String> {
 
 /// Maps the string ids inside detail fields (keys, texts) through `names`.
 fn map_details(details: &mut Details, names: &[StrId]) {
-    map_names(&mut details.key, names);
-    map_detail_values(&details.kind, &mut details.payload, names);
+    map_detail_texts(details, None, names);
+    map_detail_texts(details, Some(0..details.groups()), names);
 }
 
 fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
@@ -140,7 +143,7 @@ fn fold(all: &mut Vec<Diagnostic>, diagnostic: Diagnostic) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Field, Format, TimeUnit, TraceBuilder};
+    use crate::model::{Field, Format, TimeUnit, TraceBuilder, Value};
 
     /// Two parts of one two-thread input, each decoding one thread and
     /// interning names (and detail texts) in its own order.
@@ -156,6 +159,11 @@ mod tests {
         let name = b.intern(if decode == 0 { "main" } else { "worker" });
         let span = b.begin(t, 10, name, 0);
         b.add_detail(t, span, Field::new("args", format!("thread {decode}")));
+        // Numbers that are also valid string ids: they must not be mapped.
+        let (call, hash) = (b.intern("call"), b.intern("#"));
+        b.detail(t, span, call, Value::Numbered(hash, 1));
+        b.detail(t, span, call, Value::Int(0));
+        b.detail(t, span, call, Value::Hex(2));
         b.end(t, 20);
         b.finish()
     }
@@ -166,16 +174,18 @@ mod tests {
         merge_part(&mut whole, part(1)).expect("merges");
         let t = &whole.threads[1];
         assert_eq!(whole.str(t.spans.name[0]), "worker");
-        assert_eq!(
-            t.spans.details_of(0, &whole.strings),
-            vec![Field::new("args", "thread 1")]
-        );
+        let numbers = |n| {
+            vec![
+                Field::new("args", format!("thread {n}")),
+                Field::new("call", "#1"),
+                Field::new("call", "0"),
+                Field::new("call", "0x2"),
+            ]
+        };
+        assert_eq!(t.spans.details_of(0, &whole.strings), numbers(1));
         let t = &whole.threads[0];
         assert_eq!(whole.str(t.spans.name[0]), "main");
-        assert_eq!(
-            t.spans.details_of(0, &whole.strings),
-            vec![Field::new("args", "thread 0")]
-        );
+        assert_eq!(t.spans.details_of(0, &whole.strings), numbers(0));
     }
 
     #[test]

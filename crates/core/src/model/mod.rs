@@ -18,7 +18,10 @@ mod strings;
 
 pub use builder::{SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
-pub use details::{Details, Field, Value, KIND_HEX, KIND_INT, KIND_NUMBERED, KIND_TEXT};
+pub use details::{
+    kind_slots, Details, Field, Shapes, Value, KIND_HEX, KIND_HEX32, KIND_INT, KIND_INT32,
+    KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
+};
 pub use diagnostics::{Diagnostic, Severity};
 pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};
 pub use stacks::{SampleSet, StackTable, NO_PARENT};
