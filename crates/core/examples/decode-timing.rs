@@ -46,8 +46,13 @@ fn main() {
             .iter()
             .map(|t| t.spans.details.column_bytes() + t.instants.details.column_bytes())
             .sum();
+        let groups: usize = trace
+            .threads
+            .iter()
+            .map(|t| t.spans.details.groups() + t.instants.details.groups())
+            .sum();
         println!(
-            "{}: {mb:.1} MB, {spans} spans, {fields} detail fields ({:.1} MB, {:.1} bytes a field), {} strings",
+            "{}: {mb:.1} MB, {spans} spans, {fields} detail fields in {groups} groups ({:.1} MB, {:.1} bytes a field), {} strings",
             path.display(),
             detail_bytes as f64 / 1e6,
             detail_bytes as f64 / fields.max(1) as f64,

@@ -44,6 +44,10 @@ pub enum Value {
     /// An interned text followed by a number in decimal (`call #` and 12 →
     /// `call #12`).
     Numbered(StrId, u32),
+    /// An interned text that is one of a few a decoder gives many owners
+    /// (a call's kind, a method's class): shown like [`Value::Text`], kept
+    /// in the shape, so it takes no payload.
+    Fixed(StrId),
 }
 
 /// [`Shapes::kind`] of a [`Value::Text`] (one slot: the string id).
@@ -59,12 +63,16 @@ pub const KIND_NUMBERED: u8 = 3;
 pub const KIND_INT32: u8 = 4;
 /// [`Shapes::kind`] of a [`Value::Hex`] up to `u32::MAX` (one slot).
 pub const KIND_HEX32: u8 = 5;
+/// [`Shapes::kind`] of a [`Value::Fixed`] (no slot: the text is the shape's
+/// [`Shapes::prefix`]).
+pub const KIND_FIXED: u8 = 6;
 
 /// Payload slots a value of `kind` takes; `None` for an unknown kind.
 pub fn kind_slots(kind: u8) -> Option<u32> {
     match kind {
         KIND_TEXT | KIND_NUMBERED | KIND_INT32 | KIND_HEX32 => Some(1),
         KIND_INT | KIND_HEX => Some(2),
+        KIND_FIXED => Some(0),
         _ => None,
     }
 }
@@ -103,6 +111,12 @@ impl Value {
                 Err(_) => two(KIND_HEX, n),
             },
             Value::Numbered(id, n) => one(KIND_NUMBERED, id, n),
+            Value::Fixed(id) => Stored {
+                kind: KIND_FIXED,
+                prefix: id,
+                slots: [0, 0],
+                len: 0,
+            },
         }
     }
 
@@ -117,6 +131,7 @@ impl Value {
             KIND_HEX32 => Value::Hex(u64::from(*slots.first()?)),
             KIND_INT => Value::Int(wide()? as i64),
             KIND_HEX => Value::Hex(wide()?),
+            KIND_FIXED => Value::Fixed(prefix),
             _ => return None,
         })
     }
@@ -124,7 +139,7 @@ impl Value {
     /// The value as shown.
     pub fn text(self, strings: &StringTable) -> String {
         match self {
-            Value::Text(id) => strings.get(id).to_owned(),
+            Value::Text(id) | Value::Fixed(id) => strings.get(id).to_owned(),
             Value::Int(n) => n.to_string(),
             Value::Hex(n) => format!("{n:#x}"),
             Value::Numbered(id, n) => format!("{}{n}", strings.get(id)),
@@ -146,7 +161,8 @@ pub struct Shapes {
     pub key: Vec<StrId>,
     /// `KIND_*` of the field's value.
     pub kind: Vec<u8>,
-    /// The text before the number of a [`KIND_NUMBERED`] value, else 0.
+    /// The text before the number of a [`KIND_NUMBERED`] value, the text of
+    /// a [`KIND_FIXED`] one, else 0.
     pub prefix: Vec<StrId>,
     /// Built while interning (see [`Shapes::index`]), not part of the data.
     #[serde(skip)]
@@ -486,7 +502,7 @@ impl Details {
             *key = map(*key);
         }
         for (prefix, &kind) in self.shapes.prefix.iter_mut().zip(&self.shapes.kind) {
-            if kind == KIND_NUMBERED {
+            if kind == KIND_NUMBERED || kind == KIND_FIXED {
                 *prefix = map(*prefix);
             }
         }
@@ -640,6 +656,7 @@ mod tests {
         assert_eq!(Value::Hex(0xbeef).text(&strings), "0xbeef");
         assert_eq!(Value::Hex(0).text(&strings), "0x0");
         assert_eq!(Value::Numbered(call, 7).text(&strings), "call #7");
+        assert_eq!(Value::Fixed(text).text(&strings), "alloc");
         for v in [
             Value::Text(text),
             Value::Int(i64::MIN),
@@ -650,6 +667,7 @@ mod tests {
             Value::Hex(u64::from(u32::MAX)),
             Value::Hex(u64::from(u32::MAX) + 1),
             Value::Numbered(call, u32::MAX),
+            Value::Fixed(text),
         ] {
             let s = v.store();
             assert_eq!(Value::load(s.kind, s.prefix, &s.slots[..s.len]), Some(v));
@@ -760,11 +778,12 @@ mod tests {
                 (n, Value::Numbered(t, 5)),
                 (k, Value::Int(1)),
                 (k, Value::Hex(u64::MAX)),
+                (k, Value::Fixed(t)),
             ],
         );
         d.map_texts(|id| id + 10);
-        assert_eq!(d.shapes.key, vec![k + 10, n + 10, k + 10, k + 10]);
-        assert_eq!(d.shapes.prefix, vec![0, t + 10, 0, 0]);
+        assert_eq!(d.shapes.key, vec![k + 10, n + 10, k + 10, k + 10, k + 10]);
+        assert_eq!(d.shapes.prefix, vec![0, t + 10, 0, 0, t + 10]);
         assert_eq!(d.payload, vec![t + 10, 5, 1, u32::MAX, u32::MAX]);
     }
 

@@ -164,6 +164,7 @@ mod tests {
         b.detail(t, span, call, Value::Numbered(hash, 1));
         b.detail(t, span, call, Value::Int(0));
         b.detail(t, span, call, Value::Hex(2));
+        b.detail(t, span, call, Value::Fixed(hash));
         b.end(t, 20);
         b.finish()
     }
@@ -180,6 +181,7 @@ mod tests {
                 Field::new("call", "#1"),
                 Field::new("call", "0"),
                 Field::new("call", "0x2"),
+                Field::new("call", "#"),
             ]
         };
         assert_eq!(t.spans.details_of(0, &whole.strings), numbers(1));

@@ -19,8 +19,8 @@ mod strings;
 pub use builder::{SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{
-    kind_slots, Details, Field, Shapes, Value, KIND_HEX, KIND_HEX32, KIND_INT, KIND_INT32,
-    KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
+    kind_slots, Details, Field, Shapes, Value, KIND_FIXED, KIND_HEX, KIND_HEX32, KIND_INT,
+    KIND_INT32, KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
 };
 pub use diagnostics::{Diagnostic, Severity};
 pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};

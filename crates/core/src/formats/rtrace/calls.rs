@@ -155,7 +155,7 @@ pub fn build(
                         backtrace: call.backtrace,
                         size,
                     });
-                    Value::Text(words.never)
+                    Value::Fixed(words.never)
                 } else {
                     allocations.insert(index as u32, allocation);
                     Value::Numbered(words.call_no, freed_by)
@@ -173,7 +173,7 @@ pub fn build(
             Step::Unmatched => {
                 unmatched += 1;
                 builder.unmatched_free(slot.resource);
-                fields.push((words.frees, Value::Text(words.nothing)));
+                fields.push((words.frees, Value::Fixed(words.nothing)));
             }
             Step::Undefined => undefined += 1,
         }
@@ -353,8 +353,8 @@ impl CallTexts<'_> {
             CALL_FREE => w.kinds[1],
             _ => w.kinds[2],
         };
-        fields.push((w.call, Value::Text(kind)));
-        fields.push((w.resource, Value::Text(resource)));
+        fields.push((w.call, Value::Fixed(kind)));
+        fields.push((w.resource, Value::Fixed(resource)));
         if call.kind == CALL_ALLOC {
             fields.push((w.size, Value::Int(i64::from(call.size))));
         }
@@ -374,7 +374,7 @@ impl CallTexts<'_> {
                     *cached.insert(builder.intern(&text))
                 }
             };
-            fields.push((w.context, Value::Text(name)));
+            fields.push((w.context, Value::Fixed(name)));
         }
         if call.timestamp != 0 {
             let text = *caches
@@ -398,7 +398,7 @@ impl CallTexts<'_> {
             }
         }
         let backtrace = if session.backtrace(call).is_empty() {
-            Value::Text(w.none)
+            Value::Fixed(w.none)
         } else {
             Value::Numbered(w.hash, call.backtrace)
         };

@@ -57,7 +57,8 @@ pub struct Statics {
 /// What every span opened by one data id gets, whatever the event's value.
 struct SpanStatics {
     name: StrId,
-    /// Interned key and value pairs, in the order they are shown.
+    /// Interned key and value pairs, in the order they are shown (the same
+    /// for every span of the data id: kept as [`Value::Fixed`]).
     fields: Vec<(StrId, StrId)>,
     /// The `line` detail.
     line: Option<i64>,
@@ -509,7 +510,7 @@ impl Replay {
                 };
                 let span = self.builder.begin(lane, seq, statics.name, 0);
                 for &(key, value) in &statics.fields {
-                    self.builder.detail(lane, span, key, Value::Text(value));
+                    self.builder.detail(lane, span, key, Value::Fixed(value));
                 }
                 if let Some(line) = statics.line {
                     let key = key(&mut self.keys.line, &mut self.builder, "line");
@@ -614,7 +615,7 @@ impl Replay {
         };
         let span = self.builder.begin(lane, event.seq, statics.name, 0);
         for &(key, value) in &statics.fields {
-            self.builder.detail(lane, span, key, Value::Text(value));
+            self.builder.detail(lane, span, key, Value::Fixed(value));
         }
         if let Some(line) = statics.line {
             let key = key(&mut self.keys.line, &mut self.builder, "line");
