@@ -16,7 +16,7 @@ mod resources;
 mod stacks;
 mod strings;
 
-pub use builder::{SpanRef, ThreadRef, TraceBuilder};
+pub use builder::{CallSink, SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{Details, Field, Value, KIND_HEX, KIND_INT, KIND_NUMBERED, KIND_TEXT};
 pub use diagnostics::{Diagnostic, Severity};
