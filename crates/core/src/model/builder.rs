@@ -448,7 +448,7 @@ impl CallSink<'_> {
     /// thread's latest span time and inside ±[`TIME_LIMIT`].
     #[inline]
     pub fn fits(&self, time: i64) -> bool {
-        time >= self.open.cursor && time <= TIME_LIMIT && time >= -TIME_LIMIT
+        time >= self.open.cursor && (-TIME_LIMIT..=TIME_LIMIT).contains(&time)
     }
 
     /// How many spans are open.
