@@ -15,6 +15,7 @@ pub mod parts;
 pub mod protocol;
 pub mod reader;
 pub mod spare;
+pub mod times;
 
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
@@ -89,19 +90,34 @@ async fn handle(data: JsValue) {
 /// nothing when this part has nothing to do, or a message for people.
 async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trace>, String> {
     let (files, archive_notes) = archives::expand(request.files).await?;
-    let mut probes = Vec::with_capacity(files.len());
-    for file in &files {
-        let head_len = file.size().min(PROBE_BYTES as f64);
-        let mut head = Vec::new();
-        reader::read_into(&file.blob, 0.0, head_len, &mut head)
-            .await
-            .map_err(|e| format!("could not read {}: {e}", file.path))?;
-        probes.push(FileProbe {
+    let blobs: Vec<&web_sys::Blob> = files.iter().map(|f| &f.blob).collect();
+    // Every head is asked for at once: one after the other, a recording's
+    // dozen small reads cost tens of ms.
+    let heads = match reader::read_heads(&blobs, PROBE_BYTES as f64).await {
+        Ok(heads) if heads.len() == files.len() => heads,
+        _ => {
+            // Read them one by one to say which file could not be read.
+            let mut heads = Vec::with_capacity(files.len());
+            for file in &files {
+                let mut head = Vec::new();
+                let len = file.size().min(PROBE_BYTES as f64);
+                reader::read_into(&file.blob, 0.0, len, &mut head)
+                    .await
+                    .map_err(|e| format!("could not read {}: {e}", file.path))?;
+                heads.push(head);
+            }
+            heads
+        }
+    };
+    let probes: Vec<FileProbe> = files
+        .iter()
+        .zip(heads)
+        .map(|(file, head)| FileProbe {
             path: file.path.clone(),
             size: file.size() as u64,
             head,
-        });
-    }
+        })
+        .collect();
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
     clock.lap("worker open");
     let (part, parts) = (request.part as usize, request.parts as usize);
