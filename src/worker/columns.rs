@@ -1,7 +1,7 @@
 //! The decoded trace's big columns travel from the worker to the page as
 //! typed arrays of their own, each transferred, not cloned: the string table
 //! (its bytes and where each string ends), per thread the
-//! span times (packed, see [`super::times`]), depths, names and flags, the marker times and names and the
+//! span times, depths, names and flags, the marker times and names and the
 //! detail columns of both; for the whole trace the stack table, the sample
 //! sets, the allocations and the counters. The worker copies each column out
 //! of its memory once; the page copies each into its own memory in slices,
@@ -9,7 +9,6 @@
 //! each array as soon as it is copied. The rest of the trace is small and
 //! goes as one `model::codec` buffer.
 
-use super::times;
 use crate::loading::pace::Pace;
 use flamedrop_core::model::merge::{map_detail_values, map_names, part_names};
 use flamedrop_core::model::{Details, StrId, StringTable, Trace};
@@ -46,12 +45,8 @@ pub fn detach(trace: &mut Trace) -> Array {
     push(take::<Uint32Array>(&mut ends));
     for thread in &mut trace.threads {
         let spans = &mut thread.spans;
-        // Starts as steps from the previous start, ends as durations.
-        let start = std::mem::take(&mut spans.start);
-        let end = std::mem::take(&mut spans.end);
-        push(times::pack(&start, |_, previous| previous).into());
-        push(times::pack(&end, |i, _| start.get(i).copied().unwrap_or(0)).into());
-        drop((start, end));
+        push(take::<BigInt64Array>(&mut spans.start));
+        push(take::<BigInt64Array>(&mut spans.end));
         push(take::<Uint16Array>(&mut spans.depth));
         push(take::<Uint32Array>(&mut spans.name));
         push(take::<Uint8Array>(&mut spans.flags));
@@ -146,9 +141,8 @@ pub async fn attach(
     };
     for thread in &mut trace.threads {
         let spans = &mut thread.spans;
-        spans.start = c.times(|_, previous| previous).await?;
-        let start = &spans.start;
-        spans.end = c.times(|i, _| start.get(i).copied().unwrap_or(0)).await?;
+        spans.start = c.copy::<BigInt64Array>(keep).await?;
+        spans.end = c.copy::<BigInt64Array>(keep).await?;
         spans.depth = c.copy::<Uint16Array>(keep).await?;
         spans.name = c.copy::<Uint32Array>(rename).await?;
         spans.flags = c.copy::<Uint8Array>(keep).await?;
@@ -235,30 +229,6 @@ impl Copier<'_> {
             self.pace.tick().await;
         }
         Ok(StringTable::from_vec(all))
-    }
-
-    /// The next column: span times packed by [`times::pack`] with the
-    /// same `reference`, unpacked in slices.
-    async fn times(&mut self, reference: impl Fn(usize, i64) -> i64) -> Result<Vec<i64>, String> {
-        let value = self.columns.get(self.next);
-        self.columns.set(self.next, JsValue::UNDEFINED);
-        self.next += 1;
-        let array: Uint32Array = value.dyn_into().map_err(|_| DAMAGED.to_owned())?;
-        let mut unpacker = times::Unpacker::new(array).ok_or(DAMAGED)?;
-        let mut out: Vec<i64> = Vec::new();
-        out.try_reserve_exact(unpacker.values()).map_err(|_| {
-            "this trace needs more memory to display than the browser can give this page".to_owned()
-        })?;
-        while out.len() < unpacker.values() {
-            if !unpacker.next(&mut out, SLICE_ELEMENTS as usize, &reference) {
-                return Err(DAMAGED.into());
-            }
-            self.pace.tick().await;
-        }
-        if !unpacker.finished() {
-            return Err(DAMAGED.into());
-        }
-        Ok(out)
     }
 
     /// The next column, copied in slices; `fix(slice, at)` is applied to each

@@ -15,7 +15,6 @@ pub mod parts;
 pub mod protocol;
 pub mod reader;
 pub mod spare;
-pub mod times;
 
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
