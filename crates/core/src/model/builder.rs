@@ -445,7 +445,7 @@ pub struct CallSink<'a> {
 
 impl CallSink<'_> {
     /// True when a record at `time` needs no repair: not before the
-    /// thread's latest span time and inside ±[`TIME_LIMIT`].
+    /// thread's latest span time and within ±2^62 (the builder's time limit).
     #[inline]
     pub fn fits(&self, time: i64) -> bool {
         time >= self.open.cursor && (-TIME_LIMIT..=TIME_LIMIT).contains(&time)
