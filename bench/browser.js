@@ -162,6 +162,7 @@ async function run(base, trace, opts) {
       unpack_ms: state.timings.unpack_ms,
       parts: state.timings.parts,
       index_ms: state.timings.index_ms,
+      phases: state.timings.phases ?? [],
       longtasks: load.longtasks.map((t) => t.duration),
       progress: load.progress,
       cancel_button: load.cancel,
@@ -286,6 +287,7 @@ function table(trace, size, runs, cancel, speedscope) {
     ['first flame chart drawn (median)', `${ms(median(runs.map((r) => r.first_draw_ms)))} (runs: ${runs.map((r) => ms(r.first_draw_ms)).join(', ')})`],
     ['… of which in the worker / unpacking on the page', `${ms(median(runs.map((r) => r.worker_ms)))} / ${ms(median(runs.map((r) => r.unpack_ms)))}`],
     ['… of the unpacking, indexing the rows', `${ms(median(runs.map((r) => r.index_ms ?? 0)))}`],
+    ...phaseRows(runs),
     ['decoding workers (parts merged)', `${median(runs.map((r) => r.parts ?? 1))}`],
     ['decode throughput in the workers (trace size / slowest worker\'s time, median)', `${(size / 1e6 / (median(runs.map((r) => r.worker_ms)) / 1000)).toFixed(0)} MB/s`],
     ['longest main-thread task while loading (median of runs)', `${ms(median(runs.map((r) => Math.max(0, ...r.longtasks))))} (tasks over 50 ms per run: ${runs.map((r) => r.longtasks.length).join(', ')})`],
@@ -300,6 +302,13 @@ function table(trace, size, runs, cancel, speedscope) {
   else rows.push(['aggregated views', 'n/a: this build has no Flame graph / Call tree tab']);
   if (speedscope) rows.push(speedscopeRow(speedscope));
   return ['| measure | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+/** One row per phase the page reports (`timings().phases`: the slowest worker's, then the page's), median over runs. */
+function phaseRows(runs) {
+  const names = [...new Set(runs.flatMap((r) => (r.phases || []).map(([name]) => name)))];
+  const sum = (r, name) => (r.phases || []).filter(([n]) => n === name).reduce((a, [, v]) => a + v, 0);
+  return names.map((name) => [`… phase: ${name} (median)`, `${ms(median(runs.map((r) => sum(r, name))))} (runs: ${runs.map((r) => ms(sum(r, name))).join(', ')})`]);
 }
 
 function speedscopeRow(speedscope) {

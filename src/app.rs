@@ -504,7 +504,11 @@ impl App {
                 }
                 true
             }
-            Step::Done { answers, worker_ms } => {
+            Step::Done {
+                answers,
+                worker_ms,
+                phases,
+            } => {
                 self.job = None; // the workers' memory goes with them
                 if let Phase::Loading(p) = &mut self.phase {
                     p.read = p.total; // the bar is full while the chart is prepared
@@ -513,17 +517,19 @@ impl App {
                 let parts = answers.len() as u32;
                 ctx.link().send_future(async move {
                     let unpacked = unpack(answers, label).await;
-                    let index_ms = unpacked.as_ref().map_or(0.0, |(_, ms)| *ms);
-                    Msg::Unpacked(
-                        id,
-                        unpacked.map(|(loaded, _)| Rc::new(loaded)),
-                        LoadCost {
-                            worker_ms,
-                            unpack_ms: browser::now() - started,
-                            index_ms,
-                            parts,
-                        },
-                    )
+                    let unpack_ms = browser::now() - started;
+                    let (loaded, page) = match unpacked {
+                        Ok((loaded, page)) => (Ok(Rc::new(loaded)), page),
+                        Err(message) => (Err(message), Default::default()),
+                    };
+                    let cost = LoadCost {
+                        worker_ms,
+                        unpack_ms,
+                        index_ms: page.index_ms,
+                        parts,
+                        phases: phases.into_iter().chain(page.phases).collect(),
+                    };
+                    Msg::Unpacked(id, loaded, cost)
                 });
                 true
             }

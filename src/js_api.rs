@@ -18,13 +18,16 @@
 //!   decode are measured from the moment the files were handed over, worker
 //!   and unpack are their parts spent in the (slowest) worker and on the
 //!   page's main thread, index the part of unpacking spent indexing the
-//!   rows; `parts` is how many workers' answers were merged.
+//!   rows; `parts` is how many workers' answers were merged; `phases`:
+//!   `[[name, ms]]`, where the slowest worker's time and the page's went,
+//!   in order (`worker read`, `worker feed`, … `page index`).
 //!
 //! The app and the chart publish into one thread-local record;
 //! the functions read it when called.
 
 use crate::highlight::Highlight;
 use crate::state::Loaded;
+use crate::worker::protocol::Phases;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -49,7 +52,7 @@ pub struct CounterBox {
 }
 
 /// Load timings, in ms since the load started.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Timings {
     pub decode_ms: Option<f64>,
     pub first_draw_ms: Option<f64>,
@@ -61,6 +64,8 @@ pub struct Timings {
     pub index_ms: Option<f64>,
     /// Workers whose parts of the trace were merged (1 unless split).
     pub parts: Option<u32>,
+    /// Phases of the slowest worker and of the page, in order.
+    pub phases: Option<Phases>,
     #[serde(skip)]
     started: f64,
 }
@@ -101,7 +106,7 @@ pub fn install() {
         ("theme", Closure::new(theme)),
         (
             "timings",
-            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.timings))),
+            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.timings.clone()))),
         ),
     ];
     for (name, function) in functions {
@@ -187,12 +192,13 @@ pub fn load_started() {
 }
 
 /// Where the time of a load went, as the app measured it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LoadCost {
     pub worker_ms: f64,
     pub unpack_ms: f64,
     pub index_ms: f64,
     pub parts: u32,
+    pub phases: Phases,
 }
 
 /// The trace on screen (or none).
@@ -200,10 +206,11 @@ pub fn set_loaded(loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
     PUBLISHED.with_borrow_mut(|p| {
         if loaded.is_some() {
             p.timings.decode_ms = Some(crate::browser::now() - p.timings.started);
-            p.timings.worker_ms = cost.map(|c| c.worker_ms);
-            p.timings.unpack_ms = cost.map(|c| c.unpack_ms);
-            p.timings.index_ms = cost.map(|c| c.index_ms);
-            p.timings.parts = cost.map(|c| c.parts);
+            p.timings.worker_ms = cost.as_ref().map(|c| c.worker_ms);
+            p.timings.unpack_ms = cost.as_ref().map(|c| c.unpack_ms);
+            p.timings.index_ms = cost.as_ref().map(|c| c.index_ms);
+            p.timings.parts = cost.as_ref().map(|c| c.parts);
+            p.timings.phases = cost.map(|c| c.phases);
         }
         if loaded.is_none() {
             p.lanes.clear();

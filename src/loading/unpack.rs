@@ -9,6 +9,7 @@ use super::pace::Pace;
 use crate::state::Loaded;
 use crate::worker::columns;
 use crate::worker::parts::Answer;
+use crate::worker::protocol::Phases;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
 use flamedrop_core::model::merge::move_threads;
@@ -21,15 +22,23 @@ const INDEX_STEP: usize = 1 << 18;
 
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
-/// Also says how long indexing took, in ms (a part of the whole).
-pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64), String> {
+/// Also says where the time went, in ms (wall time, pauses included).
+pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, UnpackCost), String> {
     let mut pace = Pace::new();
+    let mut cost = UnpackCost::default();
+    let mut last = crate::browser::now();
+    let mut lap = |name: &str| {
+        let at = crate::browser::now();
+        cost.phases.push((name.to_owned(), at - last));
+        last = at;
+    };
     let mut whole: Option<Trace> = None;
     for answer in answers {
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
         drop(answer.trace);
         let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
         drop(bytes);
+        lap("page codec");
         pace.tick().await;
         match whole.as_mut() {
             None => {
@@ -45,6 +54,7 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
             }
         }
         pace.tick().await;
+        lap("page columns");
     }
     let trace = whole.ok_or(DAMAGED)?;
     let indexing = crate::browser::now();
@@ -57,6 +67,17 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
         index.push(builder.finish());
         pace.tick().await;
     }
-    let index_ms = crate::browser::now() - indexing;
-    Ok((Loaded::new(trace, index, label), index_ms))
+    cost.index_ms = crate::browser::now() - indexing;
+    cost.phases.push(("page index".to_owned(), cost.index_ms));
+    Ok((Loaded::new(trace, index, label), cost))
+}
+
+/// Where the page's time to unpack went.
+#[derive(Default)]
+pub struct UnpackCost {
+    /// Indexing the rows of every thread.
+    pub index_ms: f64,
+    /// (phase, ms) in order: per part decoding its codec buffer and copying
+    /// its columns, then indexing.
+    pub phases: Phases,
 }

@@ -19,7 +19,7 @@ pub mod spare;
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
 use flamedrop_core::Trace;
-use protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
+use protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -54,19 +54,22 @@ pub fn start() {
 
 async fn handle(data: JsValue) {
     let started = now();
+    let mut clock = Clock::new();
     let outcome = match from_js::<DecodeRequest>(data) {
-        Ok(request) => decode(request).await,
+        Ok(request) => decode(request, &mut clock).await,
         Err(e) => Err(e),
     };
     match outcome {
         Ok(None) => post(&WorkerEvent::NotSplit),
         Ok(Some(mut trace)) => {
             let columns = columns::detach(&mut trace);
+            clock.lap("worker columns");
             let bytes = codec::encode(&trace);
             drop(trace);
             let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
             array.copy_from(&bytes);
             drop(bytes);
+            clock.lap("worker encode");
             let buffer = array.buffer();
             let transfer = columns::buffers(&columns);
             transfer.push(&buffer);
@@ -74,6 +77,7 @@ async fn handle(data: JsValue) {
                 trace: buffer,
                 columns,
                 worker_ms: now() - started,
+                phases: clock.phases,
             };
             post_transfer(&event, &transfer);
         }
@@ -83,22 +87,38 @@ async fn handle(data: JsValue) {
 
 /// Reads and decodes the files (or the requested part of them); the trace,
 /// nothing when this part has nothing to do, or a message for people.
-async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
+async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trace>, String> {
     let (files, archive_notes) = archives::expand(request.files).await?;
-    let mut probes = Vec::with_capacity(files.len());
-    for file in &files {
-        let head_len = file.size().min(PROBE_BYTES as f64);
-        let mut head = Vec::new();
-        reader::read_into(&file.blob, 0.0, head_len, &mut head)
-            .await
-            .map_err(|e| format!("could not read {}: {e}", file.path))?;
-        probes.push(FileProbe {
+    let blobs: Vec<&web_sys::Blob> = files.iter().map(|f| &f.blob).collect();
+    // Every head is asked for at once: one after the other, a recording's
+    // dozen small reads cost tens of ms.
+    let heads = match reader::read_heads(&blobs, PROBE_BYTES as f64).await {
+        Ok(heads) if heads.len() == files.len() => heads,
+        _ => {
+            // Read them one by one to say which file could not be read.
+            let mut heads = Vec::with_capacity(files.len());
+            for file in &files {
+                let mut head = Vec::new();
+                let len = file.size().min(PROBE_BYTES as f64);
+                reader::read_into(&file.blob, 0.0, len, &mut head)
+                    .await
+                    .map_err(|e| format!("could not read {}: {e}", file.path))?;
+                heads.push(head);
+            }
+            heads
+        }
+    };
+    let probes: Vec<FileProbe> = files
+        .iter()
+        .zip(heads)
+        .map(|(file, head)| FileProbe {
             path: file.path.clone(),
             size: file.size() as u64,
             head,
-        });
-    }
+        })
+        .collect();
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
+    clock.lap("worker open");
     let (part, parts) = (request.part as usize, request.parts as usize);
     if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
         return Ok(None);
@@ -111,6 +131,9 @@ async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
         .sum();
     let mut read = 0.0;
     let mut chunk = Vec::new();
+    // Reading (waiting for the browser, copying into wasm memory) and
+    // decoding alternate; each is summed over the chunks.
+    let (mut reading_ms, mut feeding_ms) = (0.0, 0.0);
     post(&WorkerEvent::Progress {
         read,
         total,
@@ -120,7 +143,9 @@ async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
         let Some(file) = files.get(index) else {
             continue;
         };
+        let at = now();
         decoder.begin_file(index);
+        feeding_ms += now() - at;
         post(&WorkerEvent::Progress {
             read,
             total,
@@ -129,8 +154,16 @@ async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
         let failed = |e: String| format!("could not read {}: {e}", file.path);
         let mut reader = reader::ChunkReader::new(&file.blob, CHUNK_BYTES);
         let mut posted = read;
-        while reader.next(&mut chunk).await.map_err(failed)? {
+        loop {
+            let at = now();
+            let more = reader.next(&mut chunk).await.map_err(failed)?;
+            let fed = now();
+            reading_ms += fed - at;
+            if !more {
+                break;
+            }
             decoder.feed(&chunk);
+            feeding_ms += now() - fed;
             read += chunk.len() as f64;
             if read - posted >= PROGRESS_BYTES {
                 posted = read;
@@ -141,18 +174,52 @@ async fn decode(request: DecodeRequest) -> Result<Option<Trace>, String> {
                 });
             }
         }
+        let at = now();
         decoder.end_file();
+        feeding_ms += now() - at;
     }
+    clock.add("worker read", reading_ms);
+    clock.add("worker feed", feeding_ms);
     post(&WorkerEvent::Progress {
         read,
         total,
         file: BUILDING.to_owned(),
     });
     let mut trace = decoder.finish();
+    clock.lap("worker finish");
     if part == 0 {
         trace.diagnostics.extend(archive_notes);
     }
     Ok(Some(trace))
+}
+
+/// Times the worker's phases for [`WorkerEvent::Done`].
+struct Clock {
+    phases: Phases,
+    /// When the last phase ended.
+    last: f64,
+}
+
+impl Clock {
+    fn new() -> Clock {
+        Clock {
+            phases: Vec::new(),
+            last: now(),
+        }
+    }
+
+    /// A phase that ran from the last one's end until now.
+    fn lap(&mut self, name: &str) {
+        let at = now();
+        self.phases.push((name.to_owned(), at - self.last));
+        self.last = at;
+    }
+
+    /// Phases that interleaved (summed by the caller) and end now.
+    fn add(&mut self, name: &str, ms: f64) {
+        self.phases.push((name.to_owned(), ms));
+        self.last = now();
+    }
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {

@@ -5,7 +5,7 @@
 //! the parts' answers once every worker is done.
 
 use super::client::DecodeJob;
-use super::protocol::{InputFile, WorkerEvent};
+use super::protocol::{InputFile, Phases, WorkerEvent};
 use crate::browser::query_param;
 use std::rc::Rc;
 
@@ -43,6 +43,8 @@ pub enum Step {
     Done {
         answers: Vec<Answer>,
         worker_ms: f64,
+        /// Where the slowest worker's time went.
+        phases: Phases,
     },
     Failed(String),
     /// Nothing to show yet.
@@ -54,6 +56,7 @@ pub struct Decoding {
     jobs: Vec<Option<DecodeJob>>,
     parts: Vec<Part>,
     worker_ms: f64,
+    phases: Phases,
 }
 
 /// The number of workers `?workers=N` asks for (1 or 2), read when the page
@@ -114,6 +117,7 @@ impl Decoding {
                 })
                 .collect(),
             worker_ms: 0.0,
+            phases: Phases::new(),
         })
     }
 
@@ -136,8 +140,12 @@ impl Decoding {
                 trace,
                 columns,
                 worker_ms,
+                phases,
             } => {
-                self.worker_ms = self.worker_ms.max(worker_ms);
+                if worker_ms >= self.worker_ms {
+                    self.worker_ms = worker_ms;
+                    self.phases = phases;
+                }
                 self.settle(at, Part::Answered(Answer { trace, columns }))
             }
             WorkerEvent::NotSplit => self.settle(at, Part::Idle),
@@ -169,6 +177,7 @@ impl Decoding {
         Step::Done {
             answers,
             worker_ms: self.worker_ms,
+            phases: std::mem::take(&mut self.phases),
         }
     }
 }

@@ -50,6 +50,8 @@ pub enum WorkerEvent {
         columns: js_sys::Array,
         /// Time spent in the worker from request to encoded trace.
         worker_ms: f64,
+        /// Where that time went: (phase, ms), in order.
+        phases: Phases,
     },
     /// This input cannot be split; the worker of part 0 decodes all of it,
     /// and this one has nothing to do.
@@ -57,6 +59,10 @@ pub enum WorkerEvent {
     /// Nothing could be decoded; the message is for people.
     Failed { message: String },
 }
+
+/// Named parts of a time, in ms, in the order they happened (for
+/// `window.flamedrop.timings()` and the benchmark).
+pub type Phases = Vec<(String, f64)>;
 
 /// A message as a JS value.
 pub fn to_js<T: Serialize>(message: &T) -> Result<JsValue, String> {

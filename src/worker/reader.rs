@@ -1,9 +1,9 @@
-//! Reading files into wasm memory: a byte range of a `Blob` ([`read_into`],
-//! for the first bytes of each file), and a whole file in chunks through one
+//! Reading files into wasm memory: a byte range of a `Blob` ([`read_into`]),
+//! the first bytes of many at once ([`read_heads`]), and a whole file in chunks through one
 //! reusable buffer ([`ChunkReader`]).
 
 use crate::browser::describe;
-use js_sys::{ArrayBuffer, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::ReadableStreamByobReader;
@@ -24,6 +24,26 @@ pub async fn read_into(
     out.resize(bytes.length() as usize, 0);
     bytes.copy_to(out);
     Ok(())
+}
+
+/// The first `len` bytes of every blob (fewer for a shorter one), all asked
+/// for at once; the error says why the browser could not read one of them.
+pub async fn read_heads(blobs: &[&web_sys::Blob], len: f64) -> Result<Vec<Vec<u8>>, String> {
+    let reads = Array::new();
+    for blob in blobs {
+        let part = blob
+            .slice_with_f64_and_f64(0.0, len.min(blob.size()))
+            .map_err(describe)?;
+        reads.push(&part.array_buffer());
+    }
+    let buffers = JsFuture::from(Promise::all(&reads))
+        .await
+        .map_err(describe)?;
+    let buffers: Array = buffers.dyn_into().map_err(describe)?;
+    Ok(buffers
+        .iter()
+        .map(|buffer| Uint8Array::new(&buffer).to_vec())
+        .collect())
 }
 
 /// Reads a blob front to back with a "bring your own buffer" stream reader:

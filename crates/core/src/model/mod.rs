@@ -16,7 +16,7 @@ mod resources;
 mod stacks;
 mod strings;
 
-pub use builder::{SpanRef, ThreadRef, TraceBuilder};
+pub use builder::{CallSink, SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{
     kind_slots, Details, Field, Shapes, Value, KIND_FIXED, KIND_HEX, KIND_HEX32, KIND_INT,

@@ -55,7 +55,7 @@ pub fn parse(bytes: &[u8; RECORD_SIZE], big_endian: bool) -> Record {
 }
 
 /// Longest gap between two records of one task that is still believed.
-const MAX_GAP_NS: u64 = 10 * 24 * 3_600_000_000_000;
+pub const MAX_GAP_NS: u64 = 10 * 24 * 3_600_000_000_000;
 
 /// True when a record can be taken as read: the right magic, a LOST record
 /// as libmcount writes it (time 0, no extra data), and no leap of days past

@@ -3,11 +3,13 @@
 //! scheduler events from perf merged in as `linux:schedule` spans; `exec` and
 //! `longjmp` cutting the stack; arguments, return values and events decoded.
 
+mod plain;
+
 use super::argdata::{find_enum, format_value, split_block, ValueContext};
 use super::argspec::{FunctionSpec, SpecBook};
 use super::info::Info;
 use super::perf::{PerfEvent, PerfKind};
-use super::records::{self, Kind, Record, RECORD_SIZE};
+use super::records::{self, Kind, Record, MAX_GAP_NS, RECORD_SIZE};
 use super::resolve::Resolver;
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -283,6 +285,10 @@ impl TaskStream {
         let big_endian = sh.info.big_endian;
         let mut at = 0usize;
         while buf.len() - at >= RECORD_SIZE {
+            at = self.plain_run(buf, at, sh);
+            if buf.len() - at < RECORD_SIZE {
+                break;
+            }
             let mut head = [0u8; RECORD_SIZE];
             head.copy_from_slice(&buf[at..at + RECORD_SIZE]);
             let record = records::parse(&head, big_endian);

@@ -1,0 +1,101 @@
+//! The replay's fast path for the records that make up almost every trace:
+//! a call or a return with no extra data, in time order, of a function the
+//! recent-address table already knows, while nothing unusual is pending.
+//! It does what the general path ([`TaskStream::feed_buffer`]) would do
+//! for such a record, with one thread look-up per run instead of several
+//! per record; the first record it is not sure of ends the run and goes
+//! through the general path.
+
+use super::{recent_slot, Shared, Special, TaskStream, MAX_GAP_NS};
+use crate::formats::uftrace::records::{RECORD_MAGIC, RECORD_SIZE};
+
+/// The bits of a record's second word that must be zero or the magic for a
+/// plain call or return: the type's upper bit (0 = entry or exit), `more`
+/// and the magic.
+const PLAIN_MASK: u64 = 0b11_1110;
+const PLAIN_BITS: u64 = (RECORD_MAGIC as u64) << 3;
+
+impl TaskStream {
+    /// Decodes the run of plain records that starts at `at` in `buf`
+    /// (little-endian data only); where the run ended.
+    pub(super) fn plain_run(&mut self, buf: &[u8], at: usize, sh: &mut Shared) -> usize {
+        if !self.started
+            || self.lost_seen
+            || self.sched_open
+            || self.pending_exec
+            || self.pending_longjmp.is_some()
+            || self.hidden > 0
+            || self.skipping_from.is_some()
+            || sh.info.big_endian
+        {
+            return at;
+        }
+        let Some(memo) = self.space.get() else {
+            return at;
+        };
+        let Some(space) = memo.space else {
+            return at;
+        };
+        // A perf event due before a record is merged in by the general path.
+        let perf_due = self.perf.front().map_or(i64::MAX, |e| e.time);
+        let max_stack = sh.info.max_stack as usize;
+        let Shared {
+            builder, recent, ..
+        } = sh;
+        let Some(mut sink) = builder.call_sink(self.thread) else {
+            return at;
+        };
+        let mut at = at;
+        let mut last_time = self.last_time;
+        while let Some(head) = buf.get(at..at + RECORD_SIZE) {
+            let mut raw = [0u8; 8];
+            raw.copy_from_slice(&head[..8]);
+            let time = u64::from_le_bytes(raw);
+            raw.copy_from_slice(&head[8..]);
+            let word = u64::from_le_bytes(raw);
+            if word & PLAIN_MASK != PLAIN_BITS {
+                break;
+            }
+            // The general path's sanity check: no leap of days.
+            if time.saturating_sub(last_time.max(0) as u64) > MAX_GAP_NS {
+                break;
+            }
+            let Ok(time) = i64::try_from(time) else {
+                break;
+            };
+            if !sink.fits(time) || time > perf_due || time < memo.from || time >= memo.until {
+                break;
+            }
+            let addr = word >> 16;
+            let Some(&(known, known_space, info)) = recent.get(recent_slot(addr)) else {
+                break;
+            };
+            if known != addr || known_space != space || info.special != Special::None {
+                break;
+            }
+            if word & 1 == 0 {
+                if sink.depth() >= max_stack {
+                    break;
+                }
+                sink.record(time);
+                sink.begin(time, info.name);
+            } else {
+                match sink.top() {
+                    Some((_, name)) if name == info.name => {}
+                    _ => break,
+                }
+                sink.record(time);
+                let start = sink.end(time);
+                if sink.depth() == 0 {
+                    if let Some(start) = start {
+                        self.slot0_duration = Some(time.saturating_sub(start));
+                    }
+                }
+            }
+            last_time = time;
+            at += RECORD_SIZE;
+        }
+        self.last_time = last_time;
+        at
+    }
+}
