@@ -14,7 +14,7 @@ use crate::chart::{
     ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
 };
 use crate::state::Loaded;
-use flamedrop_core::layout::counter::{counter_columns_into, CounterIndex};
+use flamedrop_core::layout::counter::counter_columns_into;
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -77,8 +77,6 @@ pub struct Painter {
     strips: RowStrips,
     /// `PALETTE` as RGBA bytes.
     palette_rgba: [[u8; 4]; PALETTE.len()],
-    /// Per counter of the trace: its index, built when first drawn.
-    counter_index: Vec<Option<CounterIndex>>,
     /// A counter track's pixel columns, kept between frames.
     columns: Vec<Option<f64>>,
     /// Line-dash arrays for `setLineDash`, made once.
@@ -114,7 +112,6 @@ impl Painter {
             hatch: None,
             strips: RowStrips::default(),
             palette_rgba: PALETTE.map(rgba),
-            counter_index: Vec::new(),
             columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
@@ -301,13 +298,9 @@ impl Painter {
         let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
             return false;
         };
-        if self.counter_index.len() != f.loaded.trace.counters.len() {
-            self.counter_index = vec![None; f.loaded.trace.counters.len()];
-        }
-        let Some(slot) = self.counter_index.get_mut(track.counter) else {
+        let Some(index) = f.loaded.counter_index.get(track.counter) else {
             return false;
         };
-        let index = slot.get_or_insert_with(|| CounterIndex::new(counter));
         counter_columns_into(
             counter,
             index,

@@ -5,10 +5,11 @@
 //! built in steps, with a pause whenever a slice of work has run for a few
 //! milliseconds ([`Pace`]).
 
-use super::pace::Pace;
+use super::pace::{yield_to_browser, Pace};
 use crate::state::Loaded;
 use crate::worker::columns;
 use crate::worker::parts::Answer;
+use flamedrop_core::layout::counter::CounterIndexBuilder;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
 use flamedrop_core::model::merge::move_threads;
@@ -19,11 +20,21 @@ const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 /// Spans indexed between two looks at the clock.
 const INDEX_STEP: usize = 1 << 18;
 
+/// Counter samples indexed between two looks at the clock.
+const COUNTER_STEP: usize = 1 << 16;
+
+/// The page's memory is grown ahead of the copies by this much at a time.
+const ROOM_STEP: usize = 16 << 20;
+
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
 /// Also says how long indexing took, in ms (a part of the whole).
 pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64), String> {
+    // Start in a task of our own: the one that received the workers' answer
+    // also let the workers go and updated the page.
+    yield_to_browser().await;
     let mut pace = Pace::new();
+    make_room(&answers, &mut pace).await;
     let mut whole: Option<Trace> = None;
     for answer in answers {
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
@@ -57,6 +68,43 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
         index.push(builder.finish());
         pace.tick().await;
     }
+    // Counter tracks are indexed here, where pauses are allowed, not in the
+    // first frame (sp-rtrace's live-memory counter took 15–35 ms there).
+    let mut counter_index = Vec::with_capacity(trace.counters.len());
+    for counter in &trace.counters {
+        let mut builder = CounterIndexBuilder::default();
+        while !builder.advance(counter, COUNTER_STEP) {
+            pace.tick().await;
+        }
+        counter_index.push(builder.finish());
+        pace.tick().await;
+    }
     let index_ms = crate::browser::now() - indexing;
-    Ok((Loaded::new(trace, index, label), index_ms))
+    Ok((Loaded::new(trace, index, counter_index, label), index_ms))
+}
+
+/// Grows the page's wasm memory by what the columns will take, a step at a
+/// time with pauses between, then hands it back to the allocator, whose big
+/// free block the copies then fill. Growing the memory for a whole column at
+/// once, inside a slice of copying, made tasks of 40–130 ms.
+async fn make_room(answers: &[Answer], pace: &mut Pace) {
+    let byte_length = wasm_bindgen::JsValue::from_str("byteLength");
+    let bytes: f64 = answers
+        .iter()
+        .flat_map(|answer| answer.columns.iter())
+        .filter_map(|column| js_sys::Reflect::get(&column, &byte_length).ok())
+        .filter_map(|length| length.as_f64())
+        .sum();
+    let mut left = bytes as usize;
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    while left > 0 {
+        let step = left.min(ROOM_STEP);
+        let mut block = Vec::new();
+        if block.try_reserve_exact(step).is_err() {
+            break; // the copies will say that memory ran out
+        }
+        blocks.push(block);
+        left -= step;
+        pace.tick().await;
+    }
 }
