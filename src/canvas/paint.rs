@@ -804,3 +804,37 @@ fn dash(segments: &[f64]) -> JsValue {
         .collect::<js_sys::Array>()
         .into()
 }
+
+/// Draws a line of text in the chart's two fonts on a small offscreen
+/// canvas. The first text a page draws at a font and size sets up that font
+/// for canvases (20–25 ms on a loaded machine, seen in the first frame of a
+/// big trace); done while the page is idle, the first frame does not pay it.
+pub fn warm_text() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(canvas) = document
+        .create_element("canvas")
+        .ok()
+        .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    canvas.set_width(64);
+    canvas.set_height(16);
+    let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let sample =
+        "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ _:.,()[]<>/-+#%… ▸▾—×";
+    for font in [FONT, HEADER_FONT] {
+        ctx.set_font(font);
+        let _ = ctx.measure_text(sample);
+        let _ = ctx.fill_text(sample, 0.0, 12.0);
+    }
+}
