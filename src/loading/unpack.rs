@@ -23,9 +23,6 @@ const INDEX_STEP: usize = 1 << 18;
 /// Counter samples indexed between two looks at the clock.
 const COUNTER_STEP: usize = 1 << 16;
 
-/// The page's memory is grown ahead of the copies by this much at a time.
-const ROOM_STEP: usize = 16 << 20;
-
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
 /// Also says how long indexing took, in ms (a part of the whole).
@@ -34,7 +31,6 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
     // also let the workers go and updated the page.
     yield_to_browser().await;
     let mut pace = Pace::new();
-    make_room(&answers, &mut pace).await;
     let mut whole: Option<Trace> = None;
     for answer in answers {
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
@@ -81,30 +77,4 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, f64)
     }
     let index_ms = crate::browser::now() - indexing;
     Ok((Loaded::new(trace, index, counter_index, label), index_ms))
-}
-
-/// Grows the page's wasm memory by what the columns will take, a step at a
-/// time with pauses between, then hands it back to the allocator, whose big
-/// free block the copies then fill. Growing the memory for a whole column at
-/// once, inside a slice of copying, made tasks of 40–130 ms.
-async fn make_room(answers: &[Answer], pace: &mut Pace) {
-    let byte_length = wasm_bindgen::JsValue::from_str("byteLength");
-    let bytes: f64 = answers
-        .iter()
-        .flat_map(|answer| answer.columns.iter())
-        .filter_map(|column| js_sys::Reflect::get(&column, &byte_length).ok())
-        .filter_map(|length| length.as_f64())
-        .sum();
-    let mut left = bytes as usize;
-    let mut blocks: Vec<Vec<u8>> = Vec::new();
-    while left > 0 {
-        let step = left.min(ROOM_STEP);
-        let mut block = Vec::new();
-        if block.try_reserve_exact(step).is_err() {
-            break; // the copies will say that memory ran out
-        }
-        blocks.push(block);
-        left -= step;
-        pace.tick().await;
-    }
 }
