@@ -4,6 +4,7 @@
 //   node bench/browser.js TRACE [--runs 5] [--dist dist] [--steps 60] [--json FILE]
 //                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
 //                               [--query 'workers=1'] [--profile FILE.cpuprofile]
+//                               [--profile-load FILE.cpuprofile]
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
@@ -22,6 +23,12 @@
 // the first run's frame sequence and writes it as FILE (open it in DevTools' Performance panel or
 // `node bench/lib/cpuprofile.js FILE` for the functions with the most self time). Wasm functions
 // have names only in a build that keeps them (`data-keep-debug` on the app's <link> in index.html).
+// --profile-load FILE does the same over the first run's load (files chosen → 2 s after the first
+// draw) and writes the run's long tasks next to it (FILE.tasks.json), so that
+// `node bench/lib/cpuprofile.js FILE --tasks` shows what ran in each task over 50 ms.
+// --trace-load FILE records a DevTools timeline trace over the first run's load instead, and
+// `node bench/lib/tasks.js FILE` lists the main thread's tasks over 50 ms with what the browser did
+// in each (script, style, layout, paint, garbage collection).
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -66,6 +73,8 @@ function parseArgs(argv) {
     else if (a === '--timeout') LOAD_TIMEOUT_MS = Number(value()) * 1000;
     else if (a === '--query') opts.query = value();
     else if (a === '--profile') opts.profile = path.resolve(value());
+    else if (a === '--profile-load') opts.profileLoad = path.resolve(value());
+    else if (a === '--trace-load') opts.traceLoad = path.resolve(value());
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -125,6 +134,11 @@ async function run(base, trace, opts) {
     await openEmpty(b.page, base);
     const baseline = rendererPss(b.pid);
     const sampler = new Sampler(b.pid);
+    const loadProfiler = opts.profileLoad ? await startProfile(b.page) : null;
+    const tracer = opts.traceLoad ? await startTrace(b.page) : null;
+    const mark = loadProfiler ? await b.page.evaluate(markProfile) : null;
+    // Tasks of the page's own start (before the files are chosen) are not the load's.
+    const chosenAt = await b.page.evaluate(() => performance.now());
     const t0 = Date.now();
     await choose(b.page, trace);
     await b.page.waitForFunction(
@@ -141,12 +155,21 @@ async function run(base, trace, opts) {
     if (state.state === 'error' || b.errors.length) throw new Error(`load failed: ${state.error} ${b.errors.join('; ')}`);
     await sleep(2000); // work that follows the first draw (panels) still counts
     const peak = sampler.stop();
-    const load = await b.page.evaluate(() => ({
-      longtasks: window.__bench.longtasks.slice(),
+    const load = await b.page.evaluate((from) => ({
+      longtasks: window.__bench.longtasks.filter((t) => t.start + t.duration > from),
       progress: window.__bench.progress,
       cancel: window.__bench.cancel,
-    }));
-    const tasksBefore = load.longtasks.length;
+    }), chosenAt);
+    if (tracer) {
+      fs.writeFileSync(opts.traceLoad, await tracer.stop());
+      opts.traceLoad = null; // the first run only
+    }
+    if (loadProfiler) {
+      fs.writeFileSync(opts.profileLoad, JSON.stringify(await loadProfiler.stop()));
+      fs.writeFileSync(`${opts.profileLoad}.tasks.json`, JSON.stringify({ mark, longtasks: load.longtasks }));
+      opts.profileLoad = null; // the first run only
+    }
+    const tasksBefore = await b.page.evaluate(() => window.__bench.longtasks.length);
     const profiler = opts.profile ? await startProfile(b.page) : null;
     const frames = await b.page.evaluate(runFrames, { steps: opts.steps });
     if (profiler) {
@@ -192,6 +215,45 @@ async function startProfile(page) {
       return profile;
     },
   };
+}
+
+/**
+ * Starts a DevTools timeline trace of the page (every task with its style, layout, paint, GC and
+ * script parts); `stop()` resolves to the trace as JSON text, for DevTools' Performance panel or
+ * `node bench/lib/tasks.js FILE`.
+ */
+async function startTrace(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing'];
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReturnAsStream' });
+  return {
+    stop: async () => {
+      const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      const { stream } = await done;
+      const parts = [];
+      for (;;) {
+        const chunk = await cdp.send('IO.read', { handle: stream });
+        parts.push(chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data);
+        if (chunk.eof) break;
+      }
+      await cdp.send('IO.close', { handle: stream });
+      await cdp.detach();
+      return parts.join('');
+    },
+  };
+}
+
+/**
+ * Runs in the page: a 5 ms busy loop in a function the profile names, so that its samples tie the
+ * profile's clock to `performance.now()` (the long tasks' clock). Returns when it started.
+ */
+function markProfile() {
+  const start = performance.now();
+  (function __benchProfileMark() {
+    while (performance.now() - start < 5);
+  })();
+  return start;
 }
 
 /** Clicks each aggregated-view tab the page has and times it until painted. */

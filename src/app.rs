@@ -136,6 +136,7 @@ impl Component for App {
 
     fn create(ctx: &Context<Self>) -> Self {
         start_spares();
+        warm_chart_text();
         if let Some(name) = browser::query_param("demo") {
             match demos::find(&name) {
                 Some(demo) => ctx
@@ -632,4 +633,15 @@ impl App {
         }
         true
     }
+}
+
+/// Once the chart's font has loaded, has it drawn once off screen (see
+/// `canvas::paint::warm_text`), while the page waits for a trace.
+fn warm_chart_text() {
+    wasm_bindgen_futures::spawn_local(async {
+        let family = browser::CANVAS_FONT_FAMILY;
+        browser::load_font(&format!("11px '{family}'")).await;
+        browser::load_font(&format!("600 11px '{family}'")).await;
+        crate::canvas::paint::warm_text();
+    });
 }

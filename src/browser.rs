@@ -159,3 +159,25 @@ pub async fn load_font(spec: &str) {
         }
     }
 }
+
+/// Whether text at `spec` can be drawn now without waiting for a web font
+/// (`document.fonts.check`): true once the page's own text has loaded the
+/// font. False where the Font Loading API is missing, so callers then wait
+/// with [`load_font`] as before.
+pub fn font_ready(spec: &str) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(fonts) = js_sys::Reflect::get(&document, &"fonts".into()) else {
+        return false;
+    };
+    let Ok(check) = js_sys::Reflect::get(&fonts, &"check".into()) else {
+        return false;
+    };
+    let Ok(check) = check.dyn_into::<js_sys::Function>() else {
+        return false;
+    };
+    check
+        .call1(&fonts, &spec.into())
+        .is_ok_and(|ready| ready.is_truthy())
+}

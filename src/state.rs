@@ -1,5 +1,6 @@
 //! What the page is doing ([`Phase`]) and the trace it shows ([`Loaded`]).
 
+use flamedrop_core::layout::counter::CounterIndex;
 use flamedrop_core::layout::ThreadIndex;
 use flamedrop_core::model::Trace;
 use std::rc::Rc;
@@ -40,6 +41,9 @@ pub struct Loaded {
     pub trace: Trace,
     /// Per thread (same order as `trace.threads`): span indices by depth.
     pub index: Vec<ThreadIndex>,
+    /// Per counter (same order as `trace.counters`): its value range and
+    /// block maxima, built while unpacking rather than in the first frame.
+    pub counter_index: Vec<CounterIndex>,
     /// The trace's first timestamp: view times are offsets from it.
     pub origin: i64,
     /// Length of the trace in its time unit.
@@ -51,8 +55,14 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// A decoded trace with its per-thread indices (same order as its threads).
-    pub fn new(trace: Trace, index: Vec<ThreadIndex>, label: String) -> Loaded {
+    /// A decoded trace with its per-thread and per-counter indices (same
+    /// order as its threads and counters).
+    pub fn new(
+        trace: Trace,
+        index: Vec<ThreadIndex>,
+        counter_index: Vec<CounterIndex>,
+        label: String,
+    ) -> Loaded {
         let (origin, end) = trace.time_range().unwrap_or((0, 0));
         // Spans are in start order and nest inside the top-level ones, so a
         // thread's calls run from its first span's start to its last
@@ -69,6 +79,7 @@ impl Loaded {
             .map(|(a, b)| (a - origin, b - origin));
         Loaded {
             index,
+            counter_index,
             origin,
             duration: end.saturating_sub(origin),
             calls,

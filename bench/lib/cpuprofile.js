@@ -2,11 +2,58 @@
 // Summarises a .cpuprofile (from `bench/browser.js --profile`): the functions with the most self
 // time and the most total time (self + callees, each function counted once per sample).
 //
-//   node bench/lib/cpuprofile.js FILE.cpuprofile [--top 30]
+//   node bench/lib/cpuprofile.js FILE.cpuprofile [--top 30] [--tasks]
+//
+// --tasks (for a profile from `--profile-load`, with its FILE.tasks.json beside it): the same two
+// lists for each main-thread task over 50 ms, from the samples taken during that task.
 'use strict';
 const fs = require('node:fs');
 
-function summarise(profile, top) {
+/** Each sample's node id and time in ms on the profile's clock. */
+function samplesOf(profile) {
+  let t = profile.startTime;
+  return profile.samples.map((id, i) => {
+    t += profile.timeDeltas[i] ?? 0;
+    return { id, ms: t / 1000 };
+  });
+}
+
+/**
+ * One summary per long task in `tasks` ({mark, longtasks} from bench/browser.js): the profile's
+ * clock is tied to the page's by the first sample inside `__benchProfileMark`.
+ */
+function summariseTasks(profile, tasks, top) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const inMark = (id) => {
+    for (let k = id; k != null; k = parent.get(k)) if (nodes.get(k).callFrame.functionName === '__benchProfileMark') return true;
+    return false;
+  };
+  const samples = samplesOf(profile);
+  const first = samples.find((s) => inMark(s.id));
+  if (!first) throw new Error('no sample in __benchProfileMark: was this profile made with --profile-load?');
+  const offset = first.ms - tasks.mark;
+  return tasks.longtasks
+    .map((task) => {
+      const from = task.start + offset;
+      const to = from + task.duration;
+      const inside = { ...profile, samples: [], timeDeltas: [] };
+      let last = null;
+      for (const s of samples) {
+        if (s.ms < from || s.ms > to) continue;
+        inside.samples.push(s.id);
+        inside.timeDeltas.push(last == null ? 0 : (s.ms - last) * 1000);
+        last = s.ms;
+      }
+      inside.timeDeltas.push(0);
+      return `=== task at ${task.start.toFixed(0)} ms, ${task.duration.toFixed(0)} ms long ===\n${summarise(inside, top, true)}`;
+    })
+    .join('\n\n');
+}
+
+/** With `program`, native work outside JavaScript and wasm ("(program)") counts as busy. */
+function summarise(profile, top, program = false) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
@@ -18,7 +65,7 @@ function summarise(profile, top) {
   profile.samples.forEach((id, i) => {
     const dt = (deltas[i + 1] ?? 0) / 1000; // ms until the next sample
     const n = nodes.get(id);
-    if (!n || n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(program)') return;
+    if (!n || n.callFrame.functionName === '(idle)' || (!program && n.callFrame.functionName === '(program)')) return;
     all += dt;
     self.set(label(n), (self.get(label(n)) || 0) + dt);
     const seen = new Set();
@@ -42,7 +89,10 @@ const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
 const topAt = args.indexOf('--top');
 if (!file) {
-  console.error('usage: node bench/lib/cpuprofile.js FILE.cpuprofile [--top 30]');
+  console.error('usage: node bench/lib/cpuprofile.js FILE.cpuprofile [--top 30] [--tasks]');
   process.exit(2);
 }
-console.log(summarise(JSON.parse(fs.readFileSync(file, 'utf8')), topAt >= 0 ? Number(args[topAt + 1]) : 30));
+const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
+if (args.includes('--tasks')) console.log(summariseTasks(profile, JSON.parse(fs.readFileSync(`${file}.tasks.json`, 'utf8')), top));
+else console.log(summarise(profile, top));

@@ -14,7 +14,7 @@ use crate::chart::{
     ChartModel, CounterTrack, HeaderButton, Hit, SpanRef, COUNTER_HEIGHT, LANE, RULER_HEIGHT,
 };
 use crate::state::Loaded;
-use flamedrop_core::layout::counter::{counter_columns_into, CounterIndex};
+use flamedrop_core::layout::counter::counter_columns_into;
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, MarkerRect, SpanRect};
 use flamedrop_core::model::{SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use wasm_bindgen::{JsCast, JsValue};
@@ -77,8 +77,6 @@ pub struct Painter {
     strips: RowStrips,
     /// `PALETTE` as RGBA bytes.
     palette_rgba: [[u8; 4]; PALETTE.len()],
-    /// Per counter of the trace: its index, built when first drawn.
-    counter_index: Vec<Option<CounterIndex>>,
     /// A counter track's pixel columns, kept between frames.
     columns: Vec<Option<f64>>,
     /// Line-dash arrays for `setLineDash`, made once.
@@ -114,7 +112,6 @@ impl Painter {
             hatch: None,
             strips: RowStrips::default(),
             palette_rgba: PALETTE.map(rgba),
-            counter_index: Vec::new(),
             columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
@@ -301,13 +298,9 @@ impl Painter {
         let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
             return false;
         };
-        if self.counter_index.len() != f.loaded.trace.counters.len() {
-            self.counter_index = vec![None; f.loaded.trace.counters.len()];
-        }
-        let Some(slot) = self.counter_index.get_mut(track.counter) else {
+        let Some(index) = f.loaded.counter_index.get(track.counter) else {
             return false;
         };
-        let index = slot.get_or_insert_with(|| CounterIndex::new(counter));
         counter_columns_into(
             counter,
             index,
@@ -810,4 +803,38 @@ fn dash(segments: &[f64]) -> JsValue {
         .map(|&s| JsValue::from_f64(s))
         .collect::<js_sys::Array>()
         .into()
+}
+
+/// Draws a line of text in the chart's two fonts on a small offscreen
+/// canvas. The first text a page draws at a font and size sets up that font
+/// for canvases (20–25 ms on a loaded machine, seen in the first frame of a
+/// big trace); done while the page is idle, the first frame does not pay it.
+pub fn warm_text() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(canvas) = document
+        .create_element("canvas")
+        .ok()
+        .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    canvas.set_width(64);
+    canvas.set_height(16);
+    let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let sample =
+        "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ _:.,()[]<>/-+#%… ▸▾—×";
+    for font in [FONT, HEADER_FONT] {
+        ctx.set_font(font);
+        let _ = ctx.measure_text(sample);
+        let _ = ctx.fill_text(sample, 0.0, 12.0);
+    }
 }

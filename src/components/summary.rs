@@ -64,12 +64,14 @@ pub fn summary(props: &Props) -> Html {
                     <table class="threads">
                         <thead><tr><th>{ "thread" }</th><th>{ "events" }</th><th>{ "calls" }</th><th>{ "depth" }</th></tr></thead>
                         <tbody>
-                        { for trace.threads.iter().filter(|t| t.process as usize == p).map(|t| html! {
+                        { for trace.threads.iter().enumerate().filter(|(_, t)| t.process as usize == p).map(|(i, t)| html! {
                             <tr>
                                 <td>{ thread_title("", &t.name, &t.id) }</td>
                                 <td>{ t.events }</td>
                                 <td>{ t.spans.len() }</td>
-                                <td>{ if t.spans.is_empty() { 0 } else { u32::from(t.max_depth()) + 1 } }</td>
+                                // The index has one row per depth: scanning a
+                                // big thread's depths here took 40–70 ms.
+                                <td>{ loaded.index.get(i).map_or(0, |ix| ix.depths()) }</td>
                             </tr>
                         }) }
                         </tbody>

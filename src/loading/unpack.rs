@@ -5,11 +5,12 @@
 //! built in steps, with a pause whenever a slice of work has run for a few
 //! milliseconds ([`Pace`]).
 
-use super::pace::Pace;
+use super::pace::{yield_to_browser, Pace};
 use crate::state::Loaded;
 use crate::worker::columns;
 use crate::worker::parts::Answer;
 use crate::worker::protocol::Phases;
+use flamedrop_core::layout::counter::CounterIndexBuilder;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;
 use flamedrop_core::model::merge::move_threads;
@@ -20,10 +21,16 @@ const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 /// Spans indexed between two looks at the clock.
 const INDEX_STEP: usize = 1 << 18;
 
+/// Counter samples indexed between two looks at the clock.
+const COUNTER_STEP: usize = 1 << 16;
+
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
 /// Also says where the time went, in ms (wall time, pauses included).
 pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, UnpackCost), String> {
+    // Start in a task of our own: the one that received the workers' answer
+    // also let the workers go and updated the page.
+    yield_to_browser().await;
     let mut pace = Pace::new();
     let mut cost = UnpackCost::default();
     let mut last = crate::browser::now();
@@ -67,9 +74,20 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         index.push(builder.finish());
         pace.tick().await;
     }
+    // Counter tracks are indexed here, where pauses are allowed, not in the
+    // first frame (sp-rtrace's live-memory counter took 15–35 ms there).
+    let mut counter_index = Vec::with_capacity(trace.counters.len());
+    for counter in &trace.counters {
+        let mut builder = CounterIndexBuilder::default();
+        while !builder.advance(counter, COUNTER_STEP) {
+            pace.tick().await;
+        }
+        counter_index.push(builder.finish());
+        pace.tick().await;
+    }
     cost.index_ms = crate::browser::now() - indexing;
     cost.phases.push(("page index".to_owned(), cost.index_ms));
-    Ok((Loaded::new(trace, index, label), cost))
+    Ok((Loaded::new(trace, index, counter_index, label), cost))
 }
 
 /// Where the page's time to unpack went.

@@ -3,8 +3,8 @@
 //! (its bytes and where each string ends), per thread the
 //! span times, depths, names and flags, the marker times and names and the
 //! detail columns of both; for the whole trace the stack table, the sample
-//! sets, the allocations and the counters. The worker copies each column out
-//! of its memory once; the page copies each into its own memory in slices,
+//! sets, the allocations, the counters and the rows of its tables. The
+//! worker copies each column out of its memory once; the page copies each into its own memory in slices,
 //! pausing between them so it stays responsive, and drops its reference to
 //! each array as soon as it is copied. The rest of the trace is small and
 //! goes as one `model::codec` buffer.
@@ -19,14 +19,17 @@ use wasm_bindgen::{JsCast, JsValue};
 
 const DAMAGED: &str = "the decoding worker sent back a damaged trace";
 
-/// Elements copied between two looks at the clock (a few milliseconds).
-const SLICE_ELEMENTS: u32 = 1 << 20;
+/// Bytes copied between two looks at the clock: a couple of milliseconds
+/// even when every page of the destination is touched for the first time
+/// (8 MiB slices took 30 ms and more on a loaded machine).
+const SLICE_BYTES: usize = 2 << 20;
 
 /// Detail groups whose texts are mapped between two looks at the clock.
 const GROUPS_STEP: usize = 1 << 17;
 
-/// Strings rebuilt between two looks at the clock.
-const STRINGS_STEP: usize = 1 << 16;
+/// Strings (or table cells) rebuilt between two looks at the clock: each is
+/// an allocation, so 65,536 of them took 20–40 ms on a loaded machine.
+const STRINGS_STEP: usize = 1 << 12;
 
 /// Takes the big columns out of `trace` and copies each into a new typed
 /// array; the arrays, in the order [`attach`] expects.
@@ -86,6 +89,19 @@ pub fn detach(trace: &mut Trace) -> Array {
         push(take::<BigInt64Array>(&mut c.time));
         push(take::<Float64Array>(&mut c.value));
     }
+    for table in &mut trace.tables {
+        let (mut bytes, mut ends, mut rows) = (Vec::new(), Vec::new(), Vec::new());
+        for row in std::mem::take(&mut table.rows) {
+            for cell in row {
+                bytes.extend_from_slice(cell.as_bytes());
+                ends.push(bytes.len() as u32);
+            }
+            rows.push(ends.len() as u32);
+        }
+        push(take::<Uint8Array>(&mut bytes));
+        push(take::<Uint32Array>(&mut ends));
+        push(take::<Uint32Array>(&mut rows));
+    }
     out
 }
 
@@ -101,6 +117,7 @@ fn count(trace: &Trace) -> usize {
             .sum::<usize>()
         + trace.allocations.len() * 6
         + trace.counters.len() * 2
+        + trace.tables.len() * 3
 }
 
 /// The buffers behind `columns`, for the transfer list of a message.
@@ -194,6 +211,9 @@ pub async fn attach(
         counter.value = c.copy::<Float64Array>(keep).await?;
         same_len(counter.time.len(), &[counter.value.len()])?;
     }
+    for table in &mut trace.tables {
+        table.rows = c.table_rows().await?;
+    }
     Ok(())
 }
 
@@ -236,6 +256,42 @@ impl Copier<'_> {
         Ok(StringTable::from_vec(all))
     }
 
+    /// The next three columns: a table's rows (its cells' text, where each
+    /// cell ends, where each row ends), rebuilt in steps. A table of a big
+    /// trace can hold millions of cells: decoded in one go with the rest of
+    /// the trace they made a task of 80 ms and more.
+    async fn table_rows(&mut self) -> Result<Vec<Vec<String>>, String> {
+        let bytes = self.copy::<Uint8Array>(keep).await?;
+        let ends = self.copy::<Uint32Array>(keep).await?;
+        let row_ends = self.copy::<Uint32Array>(keep).await?;
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(row_ends.len())
+            .map_err(|_| DAMAGED.to_owned())?;
+        let (mut cell, mut start, mut since_tick) = (0, 0, 0);
+        for &row_end in &row_ends {
+            let row_end = row_end as usize;
+            let cells = ends.get(cell..row_end).ok_or(DAMAGED)?;
+            let mut row = Vec::with_capacity(cells.len());
+            for &end in cells {
+                let end = end as usize;
+                let text = bytes.get(start..end).ok_or(DAMAGED)?;
+                row.push(std::str::from_utf8(text).map_err(|_| DAMAGED)?.to_owned());
+                start = end;
+            }
+            rows.push(row);
+            cell = row_end;
+            since_tick += cells.len() + 1;
+            if since_tick >= STRINGS_STEP {
+                since_tick = 0;
+                self.pace.tick().await;
+            }
+        }
+        if cell != ends.len() {
+            return Err(DAMAGED.into());
+        }
+        Ok(rows)
+    }
+
     /// The next column, copied in slices; `fix(slice, at)` is applied to each
     /// slice as it lands (`at`: the slice's first position in the column).
     async fn copy<A: Typed>(
@@ -252,9 +308,10 @@ impl Copier<'_> {
         out.try_reserve_exact(len as usize).map_err(|_| {
             "this trace needs more memory to display than the browser can give this page".to_owned()
         })?;
+        let step = (SLICE_BYTES / std::mem::size_of::<A::Elem>()).max(1) as u32;
         let mut start = 0;
         while start < len {
-            let end = start.saturating_add(SLICE_ELEMENTS).min(len);
+            let end = start.saturating_add(step).min(len);
             out.resize(end as usize, A::Elem::default());
             let slice = &mut out[start as usize..end as usize];
             array.part(start, end).copy_into(slice);

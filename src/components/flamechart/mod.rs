@@ -518,15 +518,28 @@ impl Component for FlameChart {
                 self.listen(ctx, &canvas);
             }
             self.observe(ctx);
-            let link = ctx.link().clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let family = crate::browser::CANVAS_FONT_FAMILY;
-                crate::browser::load_font(&format!("11px '{family}'")).await;
-                crate::browser::load_font(&format!("600 11px '{family}'")).await;
-                link.send_message(Msg::FontLoaded);
-            });
-            self.resize();
-            self.request_frame(ctx);
+            let family = crate::browser::CANVAS_FONT_FAMILY;
+            let fonts = [format!("11px '{family}'"), format!("600 11px '{family}'")];
+            // Usually the page's own text has loaded the font already: then
+            // the first frame measures with it, and a second full paint
+            // (every label measured again) right after it is not needed.
+            if !fonts.iter().all(|spec| crate::browser::font_ready(spec)) {
+                let link = ctx.link().clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    for spec in &fonts {
+                        crate::browser::load_font(spec).await;
+                    }
+                    link.send_message(Msg::FontLoaded);
+                });
+            }
+            // The observer's first report (after the browser's next layout)
+            // sizes the chart and asks for its first frame. Reading the size
+            // here would force that layout of the whole new page into this
+            // task, on top of building it (40 ms and more for a big trace).
+            if self.observer.is_none() {
+                self.resize();
+                self.request_frame(ctx);
+            }
         }
         self.place_tooltip();
     }

@@ -27,26 +27,9 @@ pub struct CounterIndex {
 impl CounterIndex {
     /// Indexes `counter`'s values (O(n), about n/7 extra values).
     pub fn new(counter: &Counter) -> Self {
-        let n = counter.time.len().min(counter.value.len());
-        let values = counter.value.get(..n).unwrap_or(&[]);
-        let mut levels: Vec<Vec<f64>> = Vec::new();
-        let mut below: Vec<f64> = values
-            .chunks(FANOUT)
-            .map(|c| finite_max(c.iter().copied()))
-            .collect();
-        while below.len() > 1 {
-            let next = below
-                .chunks(FANOUT)
-                .map(|c| finite_max(c.iter().copied()))
-                .collect();
-            levels.push(below);
-            below = next;
-        }
-        levels.push(below);
-        CounterIndex {
-            range: counter_range(counter),
-            levels,
-        }
+        let mut builder = CounterIndexBuilder::default();
+        while !builder.advance(counter, usize::MAX) {}
+        builder.finish()
     }
 
     /// The counter's value range, as [`counter_range`] gives it.
@@ -65,13 +48,16 @@ impl CounterIndex {
             let (up, down) = (a.div_ceil(FANOUT), b / FANOUT);
             let next = above.next();
             if next.is_none() || up >= down {
-                best = best.max(finite_max(level.get(a..b).unwrap_or(&[]).iter().copied()));
+                best = larger(
+                    best,
+                    finite_max(level.get(a..b).unwrap_or(&[]).iter().copied()),
+                );
                 break;
             }
             // The ragged ends on this level; the whole blocks between, one level up.
             let head = level.get(a..up * FANOUT).unwrap_or(&[]);
             let tail = level.get(down * FANOUT..b).unwrap_or(&[]);
-            best = best.max(finite_max(head.iter().chain(tail).copied()));
+            best = larger(best, finite_max(head.iter().chain(tail).copied()));
             level = next.map_or(&[], Vec::as_slice);
             (a, b) = (up, down);
         }
@@ -79,10 +65,93 @@ impl CounterIndex {
     }
 }
 
+/// The largest finite value, `-∞` if none. Compares rather than calling
+/// `f64::max`, whose NaN rules make it a function call in wasm (the page
+/// runs this for millions of samples while loading and every frame).
+/// Builds a [`CounterIndex`] in bounded steps, so that a page can index a
+/// counter of millions of samples without freezing.
+#[derive(Clone, Debug, Default)]
+pub struct CounterIndexBuilder {
+    /// Block maxima of the lowest level so far.
+    blocks: Vec<f64>,
+    /// Samples looked at so far.
+    done: usize,
+    /// Smallest and largest finite value so far (0 included).
+    lo: f64,
+    hi: f64,
+}
+
+impl CounterIndexBuilder {
+    /// Looks at about `budget` more samples of `counter` (the one every call
+    /// gets); true once all of them are indexed.
+    pub fn advance(&mut self, counter: &Counter, budget: usize) -> bool {
+        let n = counter.time.len().min(counter.value.len());
+        let step = budget.max(FANOUT) / FANOUT * FANOUT;
+        let end = self.done.saturating_add(step).min(n);
+        let values = counter.value.get(self.done..end).unwrap_or(&[]);
+        self.blocks
+            .extend(values.chunks(FANOUT).map(|c| finite_max(c.iter().copied())));
+        self.take_range(values);
+        self.done = end;
+        if end < n {
+            return false;
+        }
+        // Values past the last time still count toward the range.
+        self.take_range(counter.value.get(n..).unwrap_or(&[]));
+        true
+    }
+
+    fn take_range(&mut self, values: &[f64]) {
+        for &v in values.iter().filter(|v| v.is_finite()) {
+            if v < self.lo {
+                self.lo = v;
+            }
+            if v > self.hi {
+                self.hi = v;
+            }
+        }
+    }
+
+    /// The index, once [`Self::advance`] said every sample is in.
+    pub fn finish(self) -> CounterIndex {
+        let mut levels: Vec<Vec<f64>> = Vec::new();
+        let mut below = self.blocks;
+        while below.len() > 1 {
+            let next = below
+                .chunks(FANOUT)
+                .map(|c| finite_max(c.iter().copied()))
+                .collect();
+            levels.push(below);
+            below = next;
+        }
+        levels.push(below);
+        let range = if self.hi > self.lo {
+            (self.lo, self.hi)
+        } else {
+            (0.0, 1.0)
+        };
+        CounterIndex { range, levels }
+    }
+}
+
 fn finite_max(values: impl Iterator<Item = f64>) -> f64 {
-    values
-        .filter(|v| v.is_finite())
-        .fold(f64::NEG_INFINITY, f64::max)
+    let mut best = f64::NEG_INFINITY;
+    for v in values {
+        if v.is_finite() && v > best {
+            best = v;
+        }
+    }
+    best
+}
+
+/// `a` or `b`, whichever is larger (`a` when equal); for values that are
+/// finite or `-∞`.
+fn larger(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
 }
 
 /// Per pixel column of `view`, the largest value held during it, or `None`
@@ -143,13 +212,10 @@ pub fn counter_columns_into(
 /// The smallest and largest value of a counter (0 included, so areas rest
 /// on a zero baseline), or `(0, 1)` when it has no finite value.
 pub fn counter_range(counter: &Counter) -> (f64, f64) {
-    let (lo, hi) = counter
-        .value
-        .iter()
-        .filter(|v| v.is_finite())
-        .fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    if hi > lo {
-        (lo, hi)
+    let mut builder = CounterIndexBuilder::default();
+    builder.take_range(&counter.value);
+    if builder.hi > builder.lo {
+        (builder.lo, builder.hi)
     } else {
         (0.0, 1.0)
     }
@@ -256,6 +322,20 @@ mod tests {
             assert_eq!(out, columns_by_walking(&counter, &view, 1_000), "{view:?}");
         }
         assert_eq!(index.range(), counter_range(&counter));
+        // Built in small steps, the index answers the same.
+        let mut builder = CounterIndexBuilder::default();
+        let mut steps = 0;
+        while !builder.advance(&counter, 100) {
+            steps += 1;
+        }
+        assert!(steps > 10);
+        let stepped = builder.finish();
+        assert_eq!(stepped.range(), index.range());
+        let view = Viewport::new(0.0, 200_000.0, 700.0);
+        let mut again = Vec::new();
+        counter_columns_into(&counter, &stepped, &view, 1_000, &mut again);
+        counter_columns_into(&counter, &index, &view, 1_000, &mut out);
+        assert_eq!(again, out);
     }
 
     #[test]
