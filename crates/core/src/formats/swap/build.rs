@@ -1,6 +1,8 @@
-//! Turns the parsed stream into the common model, in time order (the stream
-//! itself is only roughly ordered: per-CPU buffers, library stamps taken
-//! before the kernel numbers the message).
+//! Turns the stream's messages into the common model as they leave the
+//! reorder window, in time order (the stream itself is only roughly
+//! ordered: per-CPU buffers, library stamps taken before the kernel numbers
+//! the message); what only the whole stream knows (its size, the sequence
+//! gaps, the problems found in it) goes first in the trace at the end.
 //!
 //! Lanes: each thread's instrumented functions, its off-CPU time (nested
 //! spans flagged `SPAN_OFF_CPU`, as uftrace's scheduler spans) and its probe
@@ -12,11 +14,9 @@
 use super::addresses::AddressSpace;
 use super::build_calls::CallStacks;
 use super::build_system::SystemCounters;
-use super::ids;
 use super::messages::System;
 use super::messages::{Frame, Message, ProcessInfo};
-use super::parse_system::parse_into;
-use super::stream::IndexedStream;
+use super::stream::{Sink, Summary};
 use super::texts::Texts;
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -34,9 +34,9 @@ pub enum Lane {
 }
 
 /// Everything the model is built from while walking the stream.
-pub struct Build<'a> {
+pub struct Build {
     pub b: TraceBuilder,
-    pub file: &'a str,
+    pub file: String,
     pub space: AddressSpace,
     comms: FastMap<u32, String>,
     lanes: FastMap<(u32, u32, Lane), ThreadRef>,
@@ -71,118 +71,130 @@ pub struct Tables {
     pub open_files: Vec<Vec<String>>,
 }
 
-/// Builds the trace of one parsed stream read from `file`.
-pub fn build(mut stream: IndexedStream, file: &str) -> Trace {
-    let mut build = Build {
-        b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
-        file,
-        space: AddressSpace::default(),
-        comms: FastMap::default(),
-        lanes: FastMap::default(),
-        calls: CallStacks::default(),
-        off_cpu: FastMap::default(),
-        samples: FastMap::default(),
-        counters: FastMap::default(),
-        system_counters: SystemCounters::default(),
-        tables: Tables::default(),
-        live_memory: FastMap::default(),
-        live_fds: FastMap::default(),
-        texts: Texts::default(),
-        fields: Vec::new(),
-        charts: FastMap::default(),
-        probe_names: FastMap::default(),
-        apis: FastMap::default(),
-        running: FastMap::default(),
-    };
-    build.summary(&stream);
-    for p in &stream.problems {
-        let message = p.message.clone();
-        build
-            .b
-            .diagnose(p.severity, p.kind, Some(file), p.offset, p.count, || {
-                message
-            });
-    }
-    // Time order, ties in stream order (offsets are unique, so an unstable
-    // sort gives the one order); a stream in order is left as it is.
-    let mut kept = std::mem::take(&mut stream.kept);
-    if !kept.is_sorted_by_key(|k| (k.time, k.offset)) {
-        kept.sort_unstable_by_key(|k| (k.time, k.offset));
-    }
-    let system_id = u16::try_from(ids::SYSTEM).ok();
-    let mut system = System::default();
-    for k in &kept {
-        if Some(k.id) == system_id {
-            // Read into one reused value: no allocation per message.
-            let layout = stream.system_layout.map(|l| l.0);
-            let read = layout.and_then(|l| parse_into(stream.payload(k), l, &mut system));
-            if read.is_some() {
-                build.system(&system, k.time);
-            }
-        } else if let Some(frame) = stream.frame(k) {
-            build.frame(&frame, k.offset);
+impl Build {
+    /// An empty build for the stream read from `file`.
+    pub fn new(file: &str) -> Self {
+        Build {
+            b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
+            file: file.to_owned(),
+            space: AddressSpace::default(),
+            comms: FastMap::default(),
+            lanes: FastMap::default(),
+            calls: CallStacks::default(),
+            off_cpu: FastMap::default(),
+            samples: FastMap::default(),
+            counters: FastMap::default(),
+            system_counters: SystemCounters::default(),
+            tables: Tables::default(),
+            live_memory: FastMap::default(),
+            live_fds: FastMap::default(),
+            texts: Texts::default(),
+            fields: Vec::new(),
+            charts: FastMap::default(),
+            probe_names: FastMap::default(),
+            apis: FastMap::default(),
+            running: FastMap::default(),
         }
     }
-    // The stream's copy is not needed for the model's last steps.
-    drop(kept);
-    drop(stream);
-    build.finish()
+
+    /// The trace, once the stream has ended and said what it held.
+    pub fn finish(self, summary: Summary) -> Trace {
+        let file = self.file.clone();
+        let mut trace = self.finish_model();
+        // What the whole stream says comes first, as in a trace built after
+        // reading it all: a builder of its own keeps the folding of repeated
+        // problems (none of its kinds is one the build reports).
+        let mut head = TraceBuilder::new(Format::Swap, TimeUnit::Ns);
+        summarise(&mut head, &summary, &file);
+        let head = head.finish();
+        trace.metadata.splice(0..0, head.metadata);
+        trace.diagnostics.splice(0..0, head.diagnostics);
+        trace
+    }
 }
 
-impl Build<'_> {
-    fn summary(&mut self, stream: &IndexedStream) {
-        self.b.metadata("stream bytes", stream.bytes.to_string());
-        self.b.metadata("messages", stream.kept.len().to_string());
-        if let Some((layout, inferred)) = stream.system_layout {
-            let how = if inferred {
-                "inferred from message lengths"
-            } else {
-                "from swap.cpus"
-            };
-            self.b.metadata(
-                "MSG_SYSTEM layout",
-                format!(
-                    "{} CPUs, {} energy devices{} ({how})",
-                    layout.cpus,
-                    layout.energy_devices,
-                    if layout.v42 {
-                        ", protocol 4.2 memory fields"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-        }
-        if stream.legacy_calls {
-            self.b.metadata(
-                "function call layout",
-                "pre-4.0 (probe type and sub-type after the tid)",
-            );
-        }
-        let seq = &stream.sequence;
-        let file = self.file;
-        if seq.missing > 0 {
-            self.b.diagnose(Severity::DataLoss, "dropped-messages", Some(file), None, seq.missing, || {
-                "messages are missing from the sequence numbering: the target dropped them when its buffer was full".into()
-            });
-        }
-        if seq.wraps > 0 {
-            self.b.diagnose(
-                Severity::Info,
-                "sequence-wrap",
-                Some(file),
-                None,
-                seq.wraps,
-                || "the sequence number wrapped from 0xFFFFFFFF to 0".into(),
-            );
-        }
-        if seq.duplicates > 0 {
-            self.b.diagnose(Severity::Info, "duplicate-sequence", Some(file), None, seq.duplicates, || {
-                "messages repeat a sequence number already seen (a new session, or a reset counter)".into()
-            });
-        }
+impl Sink for Build {
+    fn system(&mut self, system: &System, _seq: u32, time: i64, _offset: u64, _slack: usize) {
+        self.system_values(system, time);
     }
 
+    fn frame(&mut self, frame: &Frame, offset: u64) {
+        self.message(frame, offset);
+    }
+}
+
+/// The stream's metadata, its sequence gaps and its problems.
+fn summarise(b: &mut TraceBuilder, stream: &Summary, file: &str) {
+    b.metadata("stream bytes", stream.bytes.to_string());
+    b.metadata("messages", stream.messages.to_string());
+    if let Some((layout, inferred)) = stream.system_layout {
+        let how = if inferred {
+            "inferred from message lengths"
+        } else {
+            "from swap.cpus"
+        };
+        b.metadata(
+            "MSG_SYSTEM layout",
+            format!(
+                "{} CPUs, {} energy devices{} ({how})",
+                layout.cpus,
+                layout.energy_devices,
+                if layout.v42 {
+                    ", protocol 4.2 memory fields"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    if stream.legacy_calls {
+        b.metadata(
+            "function call layout",
+            "pre-4.0 (probe type and sub-type after the tid)",
+        );
+    }
+    let seq = &stream.sequence;
+    if seq.missing > 0 {
+        b.diagnose(Severity::DataLoss, "dropped-messages", Some(file), None, seq.missing, || {
+            "messages are missing from the sequence numbering: the target dropped them when its buffer was full".into()
+        });
+    }
+    if seq.wraps > 0 {
+        b.diagnose(
+            Severity::Info,
+            "sequence-wrap",
+            Some(file),
+            None,
+            seq.wraps,
+            || "the sequence number wrapped from 0xFFFFFFFF to 0".into(),
+        );
+    }
+    if seq.duplicates > 0 {
+        b.diagnose(
+            Severity::Info,
+            "duplicate-sequence",
+            Some(file),
+            None,
+            seq.duplicates,
+            || {
+                "messages repeat a sequence number already seen (a new session, or a reset counter)"
+                    .into()
+            },
+        );
+    }
+    for p in &stream.problems {
+        b.diagnose(p.severity, p.kind, Some(file), p.offset, p.count, || {
+            p.message.clone()
+        });
+    }
+    if stream.late > 0 {
+        b.diagnose(Severity::Info, "out-of-order", Some(file), stream.first_late, stream.late, || {
+            format!("messages came more than {} MiB of stream after messages with later times, too late to be put in time order; they were added where they came (times that went backwards within a thread were moved forward)", super::stream::WINDOW_BYTES >> 20)
+        });
+    }
+}
+
+impl Build {
     /// The process's display name.
     pub fn comm(&self, pid: u32) -> String {
         self.comms.get(&pid).cloned().unwrap_or_default()
@@ -252,7 +264,7 @@ impl Build<'_> {
         self.b.count_events(t, 1);
     }
 
-    fn frame(&mut self, frame: &Frame, offset: u64) {
+    fn message(&mut self, frame: &Frame, offset: u64) {
         let time = frame.time.ns();
         match &frame.message {
             Message::ProcessInfo(info) => self.process_info(info, time),
@@ -303,7 +315,7 @@ impl Build<'_> {
                 }
             }
             Message::Sample(s) => self.sample(s.pid, s.tid, s.pc, s.cpu, time),
-            Message::System(system) => self.system(system, time),
+            Message::System(system) => self.system_values(system, time),
             Message::ContextSwitch(c) => self.context_switch(c.pid, c.tid, c.entry, time),
             Message::FunctionEntry(_)
             | Message::FunctionExit(_)
@@ -324,7 +336,7 @@ impl Build<'_> {
                     String::new(),
                     text.clone(),
                 ]);
-                self.b.diagnose(Severity::Info, "target-error", Some(self.file), Some(offset), 1, || {
+                self.b.diagnose(Severity::Info, "target-error", Some(&self.file), Some(offset), 1, || {
                     format!("the target reported errors (MSG_ERROR; all are in the target messages table), first: {text}")
                 });
             }
@@ -345,7 +357,7 @@ impl Build<'_> {
                 );
                 if l.status == 2 {
                     let text = l.message.clone();
-                    self.b.diagnose(Severity::Info, "lsan-report", Some(self.file), Some(offset), 1, || {
+                    self.b.diagnose(Severity::Info, "lsan-report", Some(&self.file), Some(offset), 1, || {
                         format!("LeakSanitizer wrote leak reports on the target (not in the stream), first: {text}")
                     });
                 }
@@ -483,8 +495,10 @@ impl Build<'_> {
         }
     }
 
-    fn finish(mut self) -> Trace {
-        let file = self.file;
+    /// The model built from the messages, with its tables.
+    fn finish_model(mut self) -> Trace {
+        let file = self.file.clone();
+        let file = file.as_str();
         let cut = self.calls.unmatched_entries;
         if cut > 0 {
             self.b.diagnose(Severity::DataLoss, "unmatched-entry", Some(file), None, cut, || {

@@ -34,7 +34,7 @@ fn name_key(name: &str) -> u64 {
     })
 }
 
-impl Build<'_> {
+impl Build {
     /// Opens a call named `name` with the given fields.
     fn open_call(
         &mut self,

@@ -9,7 +9,7 @@ use super::messages::{Probe, ProbeTail, UiControl};
 use super::texts::Number;
 use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue, NO_PARENT};
 
-impl Build<'_> {
+impl Build {
     /// One probe message: what it does to the model first (allocations,
     /// files, charts), then its marker, whose name is interned before its
     /// fields as the string table has them.

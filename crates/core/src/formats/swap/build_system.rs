@@ -69,9 +69,9 @@ struct ProcessCounters {
     gem_and_3d: Option<[CounterRef; 2]>,
 }
 
-impl Build<'_> {
+impl Build {
     /// One MSG_SYSTEM sample.
-    pub fn system(&mut self, s: &System, time: i64) {
+    pub fn system_values(&mut self, s: &System, time: i64) {
         let cpus = s.cpu_frequency.len().min(s.cpu_load.len());
         if self.system_counters.head.len() != 2 * cpus + 1 {
             let mut head = Vec::with_capacity(2 * cpus + 1);

@@ -44,7 +44,7 @@ impl Texts {
     }
 }
 
-impl Build<'_> {
+impl Build {
     /// The interned key `key`.
     pub fn key(&mut self, key: &'static str) -> StrId {
         // The address and the length of a text identify its content.
