@@ -33,15 +33,21 @@ pub enum Lane {
     Web,
 }
 
+/// A lane by pid, tid and kind.
+type LaneKey = (u32, u32, Lane);
+
 /// Everything the model is built from while walking the stream.
 pub struct Build {
     pub b: TraceBuilder,
     pub file: String,
     pub space: AddressSpace,
     comms: FastMap<u32, String>,
-    lanes: FastMap<(u32, u32, Lane), ThreadRef>,
+    lanes: FastMap<LaneKey, ThreadRef>,
     pub calls: CallStacks,
-    off_cpu: FastMap<ThreadRef, bool>,
+    /// Lanes inside an off-CPU span, by lane.
+    off_cpu: Vec<bool>,
+    /// Recently used lanes, direct-mapped by (pid, tid, lane).
+    recent_lanes: [Option<(LaneKey, ThreadRef)>; 16],
     samples: FastMap<ThreadRef, SampleSetRef>,
     counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
     /// The counters MSG_SYSTEM values go to, found once.
@@ -61,7 +67,16 @@ pub struct Build {
     pub apis: FastMap<u32, StrId>,
     /// The `<tid> running` counter of each function lane.
     pub running: FastMap<ThreadRef, CounterRef>,
+    /// Stream size in bytes, to project how big the counters will get.
+    size: u64,
+    /// Stream offset at which that is projected next.
+    next_projection: u64,
+    /// Points each counter has room for, as last reserved.
+    reserved: FastMap<CounterRef, u64>,
 }
+
+/// The first projection of the counters' sizes is made this far in.
+const FIRST_PROJECTION: u64 = 1 << 20;
 
 /// Rows of the tables the stream fills.
 #[derive(Default)]
@@ -72,8 +87,8 @@ pub struct Tables {
 }
 
 impl Build {
-    /// An empty build for the stream read from `file`.
-    pub fn new(file: &str) -> Self {
+    /// An empty build for the stream of `size` bytes read from `file`.
+    pub fn new(file: &str, size: u64) -> Self {
         Build {
             b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
             file: file.to_owned(),
@@ -81,7 +96,8 @@ impl Build {
             comms: FastMap::default(),
             lanes: FastMap::default(),
             calls: CallStacks::default(),
-            off_cpu: FastMap::default(),
+            off_cpu: Vec::new(),
+            recent_lanes: [None; 16],
             samples: FastMap::default(),
             counters: FastMap::default(),
             system_counters: SystemCounters::default(),
@@ -94,6 +110,40 @@ impl Build {
             probe_names: FastMap::default(),
             apis: FastMap::default(),
             running: FastMap::default(),
+            size,
+            next_projection: FIRST_PROJECTION,
+            reserved: FastMap::default(),
+        }
+    }
+
+    /// Makes room in every counter for the points the rest of the stream
+    /// will likely bring, projected from those so far at `offset` (the
+    /// target sends them at a steady rate), so the biggest columns of the
+    /// trace are not grown by doubling (each time a copy, and the old block
+    /// left behind). Done at doubling offsets; a projection that was short
+    /// is made again at the next one.
+    fn project(&mut self, offset: u64) {
+        if offset < self.next_projection {
+            return;
+        }
+        self.next_projection = offset.saturating_mul(2);
+        for &c in self.counters.values() {
+            let n = self.b.counter_len(c) as u64;
+            let expected = u128::from(n) * u128::from(self.size) / u128::from(offset.max(1));
+            let expected = u64::try_from(expected).unwrap_or(u64::MAX);
+            let room = self.reserved.entry(c).or_default();
+            if expected <= *room {
+                continue;
+            }
+            // A little over (a projection that grows a bit need not move
+            // the column again), never much more than there is so far.
+            let target = expected
+                .saturating_add(expected / 8)
+                .min(n.saturating_mul(8).saturating_add(4096));
+            if let Ok(more) = usize::try_from(target.saturating_sub(n)) {
+                self.b.reserve_counter(c, more);
+                *room = target;
+            }
         }
     }
 
@@ -114,11 +164,13 @@ impl Build {
 }
 
 impl Sink for Build {
-    fn system(&mut self, system: &System, _seq: u32, time: i64, _offset: u64, _slack: usize) {
+    fn system(&mut self, system: &System, _seq: u32, time: i64, offset: u64, _slack: usize) {
+        self.project(offset);
         self.system_values(system, time);
     }
 
     fn frame(&mut self, frame: &Frame, offset: u64) {
+        self.project(offset);
         self.message(frame, offset);
     }
 }
@@ -202,7 +254,17 @@ impl Build {
 
     /// The lane of `tid` (in process `pid`) for `lane`, created on first use.
     pub fn lane(&mut self, pid: u32, tid: u32, lane: Lane) -> ThreadRef {
-        if let Some(&t) = self.lanes.get(&(pid, tid, lane)) {
+        let key = (pid, tid, lane);
+        let slot = (tid ^ pid.rotate_left(4) ^ lane as u32) as usize % self.recent_lanes.len();
+        if let Some(Some((k, t))) = self.recent_lanes.get(slot) {
+            if *k == key {
+                return *t;
+            }
+        }
+        if let Some(&t) = self.lanes.get(&key) {
+            if let Some(recent) = self.recent_lanes.get_mut(slot) {
+                *recent = Some((key, t));
+            }
             return t;
         }
         let comm = self.comm(pid);
@@ -252,7 +314,11 @@ impl Build {
     /// Ends an open off-CPU span of `t` at `time` (a call event proves the
     /// thread runs again even if the switch-in was lost).
     pub fn end_off_cpu(&mut self, t: ThreadRef, time: i64) {
-        if self.off_cpu.insert(t, false) == Some(true) {
+        let was_off = self
+            .off_cpu
+            .get_mut(t as usize)
+            .is_some_and(|off| std::mem::replace(off, false));
+        if was_off {
             self.b.end(t, time);
         }
     }
@@ -459,12 +525,9 @@ impl Build {
             }
         };
         // The open instrumented calls give the sample a call path.
-        let mut stack = crate::model::NO_PARENT;
-        for name in self.calls.open_names(t) {
-            stack = self.b.child_stack(stack, name);
-        }
+        let calls = self.calls.open_stack(&mut self.b, t);
         let leaf = self.address_name(pid, pc);
-        let stack = self.b.child_stack(stack, leaf);
+        let stack = self.calls.child(&mut self.b, calls, leaf);
         self.b.sample(set, Some(time), stack, &[1]);
         self.b.count_events(t, 1);
     }
@@ -482,10 +545,16 @@ impl Build {
         };
         // ENTRY is sent as the thread is switched out, EXIT as it is switched in.
         if entry {
-            if self.off_cpu.get(&t) != Some(&true) {
+            if self.off_cpu.get(t as usize) != Some(&true) {
                 let name = self.b.intern("off-CPU");
                 self.b.begin(t, time, name, SPAN_OFF_CPU);
-                self.off_cpu.insert(t, true);
+                let at = t as usize;
+                if self.off_cpu.len() <= at {
+                    self.off_cpu.resize(at + 1, false);
+                }
+                if let Some(off) = self.off_cpu.get_mut(at) {
+                    *off = true;
+                }
             }
             self.b.counter_value(running, time, 0.0);
         } else {

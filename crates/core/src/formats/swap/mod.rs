@@ -70,14 +70,14 @@ pub fn detect(probes: &[FileProbe]) -> bool {
 pub fn parse(bytes: &[u8], hints: SystemHints) -> ParsedStream {
     let mut parser = StreamParser::new(hints, usize::MAX);
     // Nothing leaves an unbounded window before the end.
-    parser.feed(bytes, &mut Build::new(""));
+    parser.feed(bytes, &mut Build::new("", 0));
     parser.into_parsed()
 }
 
 /// Decodes a whole stream held in memory into a trace.
 pub fn decode(bytes: &[u8], hints: SystemHints, file: &str) -> Trace {
     let mut parser = StreamParser::new(hints, WINDOW_BYTES);
-    let mut build = Build::new(file);
+    let mut build = Build::new(file, bytes.len() as u64);
     parser.feed(bytes, &mut build);
     let summary = parser.finish(&mut build);
     build.finish(summary)
@@ -128,13 +128,13 @@ impl SwapDecoder {
             .filter(|(i, _)| Some(*i) != stream && Some(*i) != cpus_file)
             .map(|(_, p)| p.path.clone())
             .collect();
-        let file = stream
+        let (file, size) = stream
             .and_then(|i| probes.get(i))
-            .map(|p| p.path.clone())
+            .map(|p| (p.path.clone(), p.size))
             .unwrap_or_default();
         SwapDecoder {
             parser: StreamParser::new(SystemHints::default(), WINDOW_BYTES),
-            build: Build::new(&file),
+            build: Build::new(&file, size),
             stream,
             cpus_file,
             ignored,

@@ -653,7 +653,7 @@ mod tests {
 
     fn decode(bytes: &[u8], window: usize) -> (Summary, Vec<i64>) {
         let mut parser = StreamParser::new(SystemHints::default(), window);
-        let mut build = Build::new("s.swap");
+        let mut build = Build::new("s.swap", bytes.len() as u64);
         for chunk in bytes.chunks(50) {
             parser.feed(chunk, &mut build);
         }
