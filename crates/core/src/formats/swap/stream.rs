@@ -83,10 +83,10 @@ pub trait Sink {
     fn frame(&mut self, frame: &Frame, offset: u64);
 }
 
-/// Payload bytes the window holds before it releases a message: 8 MiB of
+/// Payload bytes the window holds before it releases a message: 4 MiB of
 /// stream is far more than the target's buffers ever reorder (eight 32 KiB
 /// sub-buffers), and a stream this size or smaller is sorted exactly.
-pub const WINDOW_BYTES: usize = 8 << 20;
+pub const WINDOW_BYTES: usize = 4 << 20;
 
 /// `Kept::how`: the function call was read in the pre-4.0 layout.
 const HOW_LEGACY: u8 = 1;

@@ -53,15 +53,21 @@ impl Texts {
 
 impl Build {
     /// The interned key `key`.
+    #[inline]
     pub fn key(&mut self, key: &'static str) -> StrId {
         // The address and the length of a text identify its content.
         let at = (key.as_ptr() as usize, key.len());
         let slot = (at.0 >> 3) % self.texts.recent_keys.len();
-        if let Some(Some((k, id))) = self.texts.recent_keys.get(slot) {
-            if *k == at {
-                return *id;
-            }
+        match self.texts.recent_keys.get(slot) {
+            Some(Some((k, id))) if *k == at => *id,
+            _ => self.key_missed(key, at, slot),
         }
+    }
+
+    /// [`Build::key`] past its direct-mapped table (kept out of line so the
+    /// common case stays small).
+    #[inline(never)]
+    fn key_missed(&mut self, key: &'static str, at: (usize, usize), slot: usize) -> StrId {
         let id = match self.texts.keys.get(&at) {
             Some(&id) => id,
             None => {
@@ -102,11 +108,18 @@ impl Build {
     }
 
     /// The interned text of a number.
+    #[inline]
     pub fn number(&mut self, how: Number, n: u64) -> StrId {
         let small = (how == Number::Decimal && n < SMALL).then_some(n as usize);
-        if let Some(Some(id)) = small.and_then(|n| self.texts.small.get(n)) {
-            return *id;
+        match small.and_then(|n| self.texts.small.get(n)) {
+            Some(Some(id)) => *id,
+            _ => self.number_missed(how, n, small),
         }
+    }
+
+    /// [`Build::number`] past its table of small numbers.
+    #[inline(never)]
+    fn number_missed(&mut self, how: Number, n: u64, small: Option<usize>) -> StrId {
         if let Some(&id) = self.texts.numbers.get(&(how, n)) {
             return id;
         }

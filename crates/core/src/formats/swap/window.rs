@@ -9,21 +9,22 @@
 //! (time, stream offset) order; in a longer one, a message that comes
 //! more than the window after messages with later times is released late
 //! (the stream counts those). The window keeps only the payloads it holds,
-//! in one arena that is compacted as released messages leave its front.
+//! in blocks of 1 MiB that are let go of once every payload in them has left.
 
 use std::collections::VecDeque;
 
 /// A message waiting in the window: its header fields, where its payload
-/// sits in the arena, and how its first reading chose to read it again.
+/// sits, and how its first reading chose to read it again.
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
     /// Nanoseconds since the epoch.
     pub time: i64,
     /// Stream offset of the header.
     pub offset: u64,
-    /// Position of the payload in the arena, counted from the arena's
-    /// first byte ever (compaction does not change it).
-    start: u64,
+    /// The payload's block, counted from the first block ever.
+    block: u64,
+    /// Where the payload starts in its block.
+    start: u32,
     pub seq: u32,
     len: u32,
     pub id: u16,
@@ -48,30 +49,41 @@ pub struct Arrival {
     pub how: u8,
 }
 
-/// Pending messages in time order over an arena of their payloads.
+/// Pending messages in time order over blocks of their payloads.
 #[derive(Debug)]
 pub struct Window {
     order: VecDeque<Kept>,
-    arena: Vec<u8>,
-    /// Position of `arena[0]` counted from the first byte ever kept.
-    origin: u64,
+    /// Payload blocks, oldest first; `None` once every payload in it left.
+    blocks: VecDeque<Option<Block>>,
+    /// Number of `blocks[0]`, counted from the first block ever.
+    first_block: u64,
+    /// A block let go of, kept to be filled again.
+    spare: Option<Vec<u8>>,
     /// Payload bytes of the messages in `order`.
     pending: usize,
     /// Payload bytes held before the earliest message is released.
     budget: usize,
 }
 
-/// The arena is compacted only once it is at least this big, so a small
-/// window does not move its bytes for every few messages.
-const COMPACT_AT_LEAST: usize = 1 << 20;
+/// Payloads stored one after the other.
+#[derive(Debug)]
+struct Block {
+    bytes: Vec<u8>,
+    /// Messages whose payload is here and that have not left the window.
+    waiting: u32,
+}
+
+/// Size of a payload block (a payload is at most 32 KiB).
+const BLOCK: usize = 1 << 20;
 
 impl Window {
     /// A window that holds `budget` payload bytes (`usize::MAX`: all of them).
     pub fn new(budget: usize) -> Self {
         Window {
             order: VecDeque::new(),
-            arena: Vec::new(),
-            origin: 0,
+            blocks: VecDeque::new(),
+            first_block: 0,
+            spare: None,
             pending: 0,
             budget,
         }
@@ -80,19 +92,35 @@ impl Window {
     /// Keeps a message, in time order among the pending ones (ties in
     /// stream order: it came last).
     pub fn insert(&mut self, arrival: Arrival, payload: &[u8]) {
+        let fits = matches!(
+            self.blocks.back(),
+            Some(Some(b)) if b.bytes.capacity() - b.bytes.len() >= payload.len()
+        );
+        if !fits {
+            let mut bytes = self.spare.take().unwrap_or_default();
+            bytes.clear();
+            bytes.reserve(BLOCK.max(payload.len()));
+            self.blocks.push_back(Some(Block { bytes, waiting: 0 }));
+        }
+        let block = self.first_block + self.blocks.len() as u64 - 1;
+        let Some(Some(last)) = self.blocks.back_mut() else {
+            return;
+        };
         let kept = Kept {
             time: arrival.time,
             offset: arrival.offset,
-            start: self.origin + self.arena.len() as u64,
+            block,
+            start: last.bytes.len() as u32,
             seq: arrival.seq,
             len: payload.len() as u32,
             id: arrival.id,
             how: arrival.how,
         };
-        self.arena.extend_from_slice(payload);
+        last.bytes.extend_from_slice(payload);
+        last.waiting += 1;
         self.pending += payload.len();
         match self.order.back() {
-            Some(last) if last.key() > kept.key() => {
+            Some(back) if back.key() > kept.key() => {
                 let at = self.order.partition_point(|k| k.key() < kept.key());
                 self.order.insert(at, kept);
             }
@@ -114,21 +142,36 @@ impl Window {
     /// the next [`Window::compact`].
     pub fn pop(&mut self) -> Option<Kept> {
         let kept = self.order.pop_front()?;
-        self.pending = self.pending.saturating_sub(kept.len as usize);
+        self.left(&kept);
         Some(kept)
+    }
+
+    /// Counts a message out of the window.
+    fn left(&mut self, kept: &Kept) {
+        self.pending = self.pending.saturating_sub(kept.len as usize);
+        if let Some(Some(block)) = self.block_mut(kept.block) {
+            block.waiting = block.waiting.saturating_sub(1);
+        }
+    }
+
+    fn block_mut(&mut self, block: u64) -> Option<&mut Option<Block>> {
+        let at = usize::try_from(block.checked_sub(self.first_block)?).ok()?;
+        self.blocks.get_mut(at)
     }
 
     /// The payload of a message that is pending or was just popped.
     pub fn payload(&self, kept: &Kept) -> &[u8] {
-        let Some(from) = kept
-            .start
-            .checked_sub(self.origin)
-            .and_then(|d| usize::try_from(d).ok())
-        else {
+        let at = kept
+            .block
+            .checked_sub(self.first_block)
+            .and_then(|d| usize::try_from(d).ok());
+        let Some(Some(block)) = at.and_then(|at| self.blocks.get(at)) else {
             return &[];
         };
-        from.checked_add(kept.len as usize)
-            .and_then(|to| self.arena.get(from..to))
+        let from = kept.start as usize;
+        block
+            .bytes
+            .get(from..from + kept.len as usize)
             .unwrap_or(&[])
     }
 
@@ -139,15 +182,11 @@ impl Window {
 
     /// Drops every pending message with id `id`.
     pub fn remove_id(&mut self, id: u16) {
-        let mut freed = 0usize;
-        self.order.retain(|k| {
-            let drop = k.id == id;
-            if drop {
-                freed += k.len as usize;
-            }
-            !drop
-        });
-        self.pending = self.pending.saturating_sub(freed);
+        let gone: Vec<Kept> = self.order.iter().filter(|k| k.id == id).copied().collect();
+        self.order.retain(|k| k.id != id);
+        for kept in &gone {
+            self.left(kept);
+        }
     }
 
     /// Puts the pending messages in stream order (to read a whole stream
@@ -156,18 +195,23 @@ impl Window {
         self.order.make_contiguous().sort_by_key(|k| k.offset);
     }
 
-    /// Frees the arena's bytes before the first pending payload once
-    /// released payloads are most of it (so each byte moves about once).
+    /// Lets go of the blocks whose payloads have all left (but the one
+    /// being filled).
     pub fn compact(&mut self) {
-        let size = self.arena.len();
-        if size < COMPACT_AT_LEAST || size < 2 * self.pending {
-            return;
+        let last = self.blocks.len().saturating_sub(1);
+        for slot in self.blocks.iter_mut().take(last) {
+            if slot.as_ref().is_some_and(|b| b.waiting == 0) {
+                if let Some(block) = slot.take() {
+                    if self.spare.is_none() {
+                        self.spare = Some(block.bytes);
+                    }
+                }
+            }
         }
-        let end = self.origin + size as u64;
-        let first = self.order.iter().map(|k| k.start).min().unwrap_or(end);
-        let cut = first.saturating_sub(self.origin).min(size as u64) as usize;
-        self.arena.drain(..cut);
-        self.origin += cut as u64;
+        while matches!(self.blocks.front(), Some(None)) {
+            self.blocks.pop_front();
+            self.first_block += 1;
+        }
     }
 }
 
@@ -206,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn compaction_keeps_pending_payloads_readable() {
+    fn blocks_are_let_go_of_and_pending_payloads_stay_readable() {
         let mut w = Window::new(1000);
         let payload = vec![7u8; 900];
         for i in 0..4000u64 {
@@ -216,8 +260,8 @@ mod tests {
                 assert_eq!(w.payload(&k), &payload[..]);
             }
             w.compact();
-            // The arena stays near the window's size.
-            assert!(w.arena.len() <= 2 * COMPACT_AT_LEAST);
+            // Two blocks at most: the one being filled and the one before.
+            assert!(w.blocks.iter().flatten().count() <= 2);
         }
         assert!(w.pending().all(|k| w.payload(k) == &payload[..]));
     }
