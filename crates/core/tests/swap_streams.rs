@@ -245,3 +245,60 @@ fn detection_claims_swap_streams_and_nothing_else() {
     .is_err());
     assert!(detect(&[probe("zeros", &[0u8; 64])]).is_err());
 }
+
+/// The messages of a stream, each with its header.
+fn messages(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(len) = bytes.get(at + 16..at + 20) {
+        let end = at + 20 + u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+        out.push(&bytes[at..end]);
+        at = end;
+    }
+    out
+}
+
+fn time_of(message: &[u8]) -> u64 {
+    let word = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            message[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    word(8) * 1_000_000_000 + word(12)
+}
+
+#[test]
+fn a_stream_out_of_time_order_decodes_as_the_same_stream_in_order() {
+    let bytes = read("demo.swap");
+    let mut shuffled: Vec<&[u8]> = messages(&bytes);
+    // Swap every third pair of neighbours with different times, and move
+    // some messages a few places later, as per-CPU buffers do (only past
+    // later times: messages of the same time stay in stream order).
+    let mut moved = 0;
+    for i in (0..shuffled.len().saturating_sub(6)).step_by(3) {
+        if time_of(shuffled[i]) < time_of(shuffled[i + 1]) {
+            shuffled.swap(i, i + 1);
+            moved += 1;
+        }
+        let later = |m: &[u8]| time_of(shuffled[i + 2]) < time_of(m);
+        if i % 9 == 0 && shuffled[i + 3..=i + 5].iter().all(|m| later(m)) {
+            let m = shuffled.remove(i + 2);
+            shuffled.insert(i + 5, m);
+        }
+    }
+    assert!(moved > 100, "only {moved} messages moved");
+    let reordered: Vec<u8> = shuffled.concat();
+    assert_ne!(reordered, bytes);
+    let sorted = decode(&[("a.swap", bytes)]);
+    let trace = decode(&[("a.swap", reordered)]);
+    // Only where the first of each problem sits in the stream differs.
+    let without_offsets = |t: &Trace| {
+        let mut t = t.clone();
+        for d in &mut t.diagnostics {
+            d.offset = None;
+        }
+        serde_json::to_string(&t).expect("serialises")
+    };
+    assert_eq!(without_offsets(&trace), without_offsets(&sorted));
+    assert_eq!(count(&trace, "out-of-order"), 0);
+}

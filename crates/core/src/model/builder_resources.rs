@@ -167,6 +167,21 @@ impl TraceBuilder {
         }
     }
 
+    /// Points of counter `counter` so far.
+    pub fn counter_len(&self, counter: CounterRef) -> usize {
+        self.trace.counters.get(counter).map_or(0, |c| c.time.len())
+    }
+
+    /// Makes room for `additional` more points of `counter` (a hint, like
+    /// [`TraceBuilder::reserve_spans`]).
+    pub fn reserve_counter(&mut self, counter: CounterRef, additional: usize) {
+        if let Some(c) = self.trace.counters.get_mut(counter) {
+            // A hint too big for this machine is simply not followed.
+            let _ = c.time.try_reserve_exact(additional);
+            let _ = c.value.try_reserve_exact(additional);
+        }
+    }
+
     /// Adds a format-specific table.
     pub fn table(&mut self, table: Table) {
         self.trace.tables.push(table);

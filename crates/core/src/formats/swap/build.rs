@@ -1,6 +1,8 @@
-//! Turns the parsed stream into the common model, in time order (the stream
-//! itself is only roughly ordered: per-CPU buffers, library stamps taken
-//! before the kernel numbers the message).
+//! Turns the stream's messages into the common model as they leave the
+//! reorder window, in time order (the stream itself is only roughly
+//! ordered: per-CPU buffers, library stamps taken before the kernel numbers
+//! the message); what only the whole stream knows (its size, the sequence
+//! gaps, the problems found in it) goes first in the trace at the end.
 //!
 //! Lanes: each thread's instrumented functions, its off-CPU time (nested
 //! spans flagged `SPAN_OFF_CPU`, as uftrace's scheduler spans) and its probe
@@ -12,11 +14,9 @@
 use super::addresses::AddressSpace;
 use super::build_calls::CallStacks;
 use super::build_system::SystemCounters;
-use super::ids;
 use super::messages::System;
 use super::messages::{Frame, Message, ProcessInfo};
-use super::parse_system::parse_into;
-use super::stream::IndexedStream;
+use super::stream::{Sink, Summary};
 use super::texts::Texts;
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -33,15 +33,21 @@ pub enum Lane {
     Web,
 }
 
+/// A lane by pid, tid and kind.
+type LaneKey = (u32, u32, Lane);
+
 /// Everything the model is built from while walking the stream.
-pub struct Build<'a> {
+pub struct Build {
     pub b: TraceBuilder,
-    pub file: &'a str,
+    pub file: String,
     pub space: AddressSpace,
     comms: FastMap<u32, String>,
-    lanes: FastMap<(u32, u32, Lane), ThreadRef>,
+    lanes: FastMap<LaneKey, ThreadRef>,
     pub calls: CallStacks,
-    off_cpu: FastMap<ThreadRef, bool>,
+    /// Lanes inside an off-CPU span, by lane.
+    off_cpu: Vec<bool>,
+    /// Recently used lanes, direct-mapped by (pid, tid, lane).
+    recent_lanes: [Option<(LaneKey, ThreadRef)>; 16],
     samples: FastMap<ThreadRef, SampleSetRef>,
     counters: FastMap<(String, Option<u32>, Option<ThreadRef>), CounterRef>,
     /// The counters MSG_SYSTEM values go to, found once.
@@ -61,7 +67,16 @@ pub struct Build<'a> {
     pub apis: FastMap<u32, StrId>,
     /// The `<tid> running` counter of each function lane.
     pub running: FastMap<ThreadRef, CounterRef>,
+    /// Stream size in bytes, to project how big the counters will get.
+    size: u64,
+    /// Stream offset at which that is projected next.
+    next_projection: u64,
+    /// Points each counter has room for, as last reserved.
+    reserved: FastMap<CounterRef, u64>,
 }
+
+/// The first projection of the counters' sizes is made this far in.
+const FIRST_PROJECTION: u64 = 1 << 20;
 
 /// Rows of the tables the stream fills.
 #[derive(Default)]
@@ -71,118 +86,167 @@ pub struct Tables {
     pub open_files: Vec<Vec<String>>,
 }
 
-/// Builds the trace of one parsed stream read from `file`.
-pub fn build(mut stream: IndexedStream, file: &str) -> Trace {
-    let mut build = Build {
-        b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
-        file,
-        space: AddressSpace::default(),
-        comms: FastMap::default(),
-        lanes: FastMap::default(),
-        calls: CallStacks::default(),
-        off_cpu: FastMap::default(),
-        samples: FastMap::default(),
-        counters: FastMap::default(),
-        system_counters: SystemCounters::default(),
-        tables: Tables::default(),
-        live_memory: FastMap::default(),
-        live_fds: FastMap::default(),
-        texts: Texts::default(),
-        fields: Vec::new(),
-        charts: FastMap::default(),
-        probe_names: FastMap::default(),
-        apis: FastMap::default(),
-        running: FastMap::default(),
-    };
-    build.summary(&stream);
-    for p in &stream.problems {
-        let message = p.message.clone();
-        build
-            .b
-            .diagnose(p.severity, p.kind, Some(file), p.offset, p.count, || {
-                message
-            });
-    }
-    // Time order, ties in stream order (offsets are unique, so an unstable
-    // sort gives the one order); a stream in order is left as it is.
-    let mut kept = std::mem::take(&mut stream.kept);
-    if !kept.is_sorted_by_key(|k| (k.time, k.offset)) {
-        kept.sort_unstable_by_key(|k| (k.time, k.offset));
-    }
-    let system_id = u16::try_from(ids::SYSTEM).ok();
-    let mut system = System::default();
-    for k in &kept {
-        if Some(k.id) == system_id {
-            // Read into one reused value: no allocation per message.
-            let layout = stream.system_layout.map(|l| l.0);
-            let read = layout.and_then(|l| parse_into(stream.payload(k), l, &mut system));
-            if read.is_some() {
-                build.system(&system, k.time);
-            }
-        } else if let Some(frame) = stream.frame(k) {
-            build.frame(&frame, k.offset);
+impl Build {
+    /// An empty build for the stream of `size` bytes read from `file`.
+    pub fn new(file: &str, size: u64) -> Self {
+        Build {
+            b: TraceBuilder::new(Format::Swap, TimeUnit::Ns),
+            file: file.to_owned(),
+            space: AddressSpace::default(),
+            comms: FastMap::default(),
+            lanes: FastMap::default(),
+            calls: CallStacks::default(),
+            off_cpu: Vec::new(),
+            recent_lanes: [None; 16],
+            samples: FastMap::default(),
+            counters: FastMap::default(),
+            system_counters: SystemCounters::default(),
+            tables: Tables::default(),
+            live_memory: FastMap::default(),
+            live_fds: FastMap::default(),
+            texts: Texts::default(),
+            fields: Vec::new(),
+            charts: FastMap::default(),
+            probe_names: FastMap::default(),
+            apis: FastMap::default(),
+            running: FastMap::default(),
+            size,
+            next_projection: FIRST_PROJECTION,
+            reserved: FastMap::default(),
         }
     }
-    // The stream's copy is not needed for the model's last steps.
-    drop(kept);
-    drop(stream);
-    build.finish()
+
+    /// Makes room in every counter for the points the rest of the stream
+    /// will likely bring, projected from those so far at `offset` (the
+    /// target sends them at a steady rate), so the biggest columns of the
+    /// trace are not grown by doubling (each time a copy, and the old block
+    /// left behind). Done at doubling offsets; a projection that was short
+    /// is made again at the next one.
+    fn project(&mut self, offset: u64) {
+        if offset < self.next_projection {
+            return;
+        }
+        self.next_projection = offset.saturating_mul(2);
+        for &c in self.counters.values() {
+            let n = self.b.counter_len(c) as u64;
+            let expected = u128::from(n) * u128::from(self.size) / u128::from(offset.max(1));
+            let expected = u64::try_from(expected).unwrap_or(u64::MAX);
+            let room = self.reserved.entry(c).or_default();
+            if expected <= *room {
+                continue;
+            }
+            // A little over (a projection that grows a bit need not move
+            // the column again), never much more than there is so far.
+            let target = expected
+                .saturating_add(expected / 8)
+                .min(n.saturating_mul(8).saturating_add(4096));
+            if let Ok(more) = usize::try_from(target.saturating_sub(n)) {
+                self.b.reserve_counter(c, more);
+                *room = target;
+            }
+        }
+    }
+
+    /// The trace, once the stream has ended and said what it held.
+    pub fn finish(self, summary: Summary) -> Trace {
+        let file = self.file.clone();
+        let mut trace = self.finish_model();
+        // What the whole stream says comes first, as in a trace built after
+        // reading it all: a builder of its own keeps the folding of repeated
+        // problems (none of its kinds is one the build reports).
+        let mut head = TraceBuilder::new(Format::Swap, TimeUnit::Ns);
+        summarise(&mut head, &summary, &file);
+        let head = head.finish();
+        trace.metadata.splice(0..0, head.metadata);
+        trace.diagnostics.splice(0..0, head.diagnostics);
+        trace
+    }
 }
 
-impl Build<'_> {
-    fn summary(&mut self, stream: &IndexedStream) {
-        self.b.metadata("stream bytes", stream.bytes.to_string());
-        self.b.metadata("messages", stream.kept.len().to_string());
-        if let Some((layout, inferred)) = stream.system_layout {
-            let how = if inferred {
-                "inferred from message lengths"
-            } else {
-                "from swap.cpus"
-            };
-            self.b.metadata(
-                "MSG_SYSTEM layout",
-                format!(
-                    "{} CPUs, {} energy devices{} ({how})",
-                    layout.cpus,
-                    layout.energy_devices,
-                    if layout.v42 {
-                        ", protocol 4.2 memory fields"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-        }
-        if stream.legacy_calls {
-            self.b.metadata(
-                "function call layout",
-                "pre-4.0 (probe type and sub-type after the tid)",
-            );
-        }
-        let seq = &stream.sequence;
-        let file = self.file;
-        if seq.missing > 0 {
-            self.b.diagnose(Severity::DataLoss, "dropped-messages", Some(file), None, seq.missing, || {
-                "messages are missing from the sequence numbering: the target dropped them when its buffer was full".into()
-            });
-        }
-        if seq.wraps > 0 {
-            self.b.diagnose(
-                Severity::Info,
-                "sequence-wrap",
-                Some(file),
-                None,
-                seq.wraps,
-                || "the sequence number wrapped from 0xFFFFFFFF to 0".into(),
-            );
-        }
-        if seq.duplicates > 0 {
-            self.b.diagnose(Severity::Info, "duplicate-sequence", Some(file), None, seq.duplicates, || {
-                "messages repeat a sequence number already seen (a new session, or a reset counter)".into()
-            });
-        }
+impl Sink for Build {
+    fn system(&mut self, system: &System, _seq: u32, time: i64, offset: u64, _slack: usize) {
+        self.project(offset);
+        self.system_values(system, time);
     }
 
+    fn frame(&mut self, frame: &Frame, offset: u64) {
+        self.project(offset);
+        self.message(frame, offset);
+    }
+}
+
+/// The stream's metadata, its sequence gaps and its problems.
+fn summarise(b: &mut TraceBuilder, stream: &Summary, file: &str) {
+    b.metadata("stream bytes", stream.bytes.to_string());
+    b.metadata("messages", stream.messages.to_string());
+    if let Some((layout, inferred)) = stream.system_layout {
+        let how = if inferred {
+            "inferred from message lengths"
+        } else {
+            "from swap.cpus"
+        };
+        b.metadata(
+            "MSG_SYSTEM layout",
+            format!(
+                "{} CPUs, {} energy devices{} ({how})",
+                layout.cpus,
+                layout.energy_devices,
+                if layout.v42 {
+                    ", protocol 4.2 memory fields"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    if stream.legacy_calls {
+        b.metadata(
+            "function call layout",
+            "pre-4.0 (probe type and sub-type after the tid)",
+        );
+    }
+    let seq = &stream.sequence;
+    if seq.missing > 0 {
+        b.diagnose(Severity::DataLoss, "dropped-messages", Some(file), None, seq.missing, || {
+            "messages are missing from the sequence numbering: the target dropped them when its buffer was full".into()
+        });
+    }
+    if seq.wraps > 0 {
+        b.diagnose(
+            Severity::Info,
+            "sequence-wrap",
+            Some(file),
+            None,
+            seq.wraps,
+            || "the sequence number wrapped from 0xFFFFFFFF to 0".into(),
+        );
+    }
+    if seq.duplicates > 0 {
+        b.diagnose(
+            Severity::Info,
+            "duplicate-sequence",
+            Some(file),
+            None,
+            seq.duplicates,
+            || {
+                "messages repeat a sequence number already seen (a new session, or a reset counter)"
+                    .into()
+            },
+        );
+    }
+    for p in &stream.problems {
+        b.diagnose(p.severity, p.kind, Some(file), p.offset, p.count, || {
+            p.message.clone()
+        });
+    }
+    if stream.late > 0 {
+        b.diagnose(Severity::Info, "out-of-order", Some(file), stream.first_late, stream.late, || {
+            format!("messages came more than {} MiB of stream after messages with later times, too late to be put in time order; they were added where they came (times that went backwards within a thread were moved forward)", super::stream::WINDOW_BYTES >> 20)
+        });
+    }
+}
+
+impl Build {
     /// The process's display name.
     pub fn comm(&self, pid: u32) -> String {
         self.comms.get(&pid).cloned().unwrap_or_default()
@@ -190,7 +254,17 @@ impl Build<'_> {
 
     /// The lane of `tid` (in process `pid`) for `lane`, created on first use.
     pub fn lane(&mut self, pid: u32, tid: u32, lane: Lane) -> ThreadRef {
-        if let Some(&t) = self.lanes.get(&(pid, tid, lane)) {
+        let key = (pid, tid, lane);
+        let slot = (tid ^ pid.rotate_left(4) ^ lane as u32) as usize % self.recent_lanes.len();
+        if let Some(Some((k, t))) = self.recent_lanes.get(slot) {
+            if *k == key {
+                return *t;
+            }
+        }
+        if let Some(&t) = self.lanes.get(&key) {
+            if let Some(recent) = self.recent_lanes.get_mut(slot) {
+                *recent = Some((key, t));
+            }
             return t;
         }
         let comm = self.comm(pid);
@@ -240,7 +314,11 @@ impl Build<'_> {
     /// Ends an open off-CPU span of `t` at `time` (a call event proves the
     /// thread runs again even if the switch-in was lost).
     pub fn end_off_cpu(&mut self, t: ThreadRef, time: i64) {
-        if self.off_cpu.insert(t, false) == Some(true) {
+        let was_off = self
+            .off_cpu
+            .get_mut(t as usize)
+            .is_some_and(|off| std::mem::replace(off, false));
+        if was_off {
             self.b.end(t, time);
         }
     }
@@ -252,7 +330,7 @@ impl Build<'_> {
         self.b.count_events(t, 1);
     }
 
-    fn frame(&mut self, frame: &Frame, offset: u64) {
+    fn message(&mut self, frame: &Frame, offset: u64) {
         let time = frame.time.ns();
         match &frame.message {
             Message::ProcessInfo(info) => self.process_info(info, time),
@@ -303,7 +381,7 @@ impl Build<'_> {
                 }
             }
             Message::Sample(s) => self.sample(s.pid, s.tid, s.pc, s.cpu, time),
-            Message::System(system) => self.system(system, time),
+            Message::System(system) => self.system_values(system, time),
             Message::ContextSwitch(c) => self.context_switch(c.pid, c.tid, c.entry, time),
             Message::FunctionEntry(_)
             | Message::FunctionExit(_)
@@ -324,7 +402,7 @@ impl Build<'_> {
                     String::new(),
                     text.clone(),
                 ]);
-                self.b.diagnose(Severity::Info, "target-error", Some(self.file), Some(offset), 1, || {
+                self.b.diagnose(Severity::Info, "target-error", Some(&self.file), Some(offset), 1, || {
                     format!("the target reported errors (MSG_ERROR; all are in the target messages table), first: {text}")
                 });
             }
@@ -345,7 +423,7 @@ impl Build<'_> {
                 );
                 if l.status == 2 {
                     let text = l.message.clone();
-                    self.b.diagnose(Severity::Info, "lsan-report", Some(self.file), Some(offset), 1, || {
+                    self.b.diagnose(Severity::Info, "lsan-report", Some(&self.file), Some(offset), 1, || {
                         format!("LeakSanitizer wrote leak reports on the target (not in the stream), first: {text}")
                     });
                 }
@@ -447,12 +525,9 @@ impl Build<'_> {
             }
         };
         // The open instrumented calls give the sample a call path.
-        let mut stack = crate::model::NO_PARENT;
-        for name in self.calls.open_names(t) {
-            stack = self.b.child_stack(stack, name);
-        }
+        let calls = self.calls.open_stack(&mut self.b, t);
         let leaf = self.address_name(pid, pc);
-        let stack = self.b.child_stack(stack, leaf);
+        let stack = self.calls.child(&mut self.b, calls, leaf);
         self.b.sample(set, Some(time), stack, &[1]);
         self.b.count_events(t, 1);
     }
@@ -470,10 +545,16 @@ impl Build<'_> {
         };
         // ENTRY is sent as the thread is switched out, EXIT as it is switched in.
         if entry {
-            if self.off_cpu.get(&t) != Some(&true) {
+            if self.off_cpu.get(t as usize) != Some(&true) {
                 let name = self.b.intern("off-CPU");
                 self.b.begin(t, time, name, SPAN_OFF_CPU);
-                self.off_cpu.insert(t, true);
+                let at = t as usize;
+                if self.off_cpu.len() <= at {
+                    self.off_cpu.resize(at + 1, false);
+                }
+                if let Some(off) = self.off_cpu.get_mut(at) {
+                    *off = true;
+                }
             }
             self.b.counter_value(running, time, 0.0);
         } else {
@@ -483,8 +564,10 @@ impl Build<'_> {
         }
     }
 
-    fn finish(mut self) -> Trace {
-        let file = self.file;
+    /// The model built from the messages, with its tables.
+    fn finish_model(mut self) -> Trace {
+        let file = self.file.clone();
+        let file = file.as_str();
         let cut = self.calls.unmatched_entries;
         if cut > 0 {
             self.b.diagnose(Severity::DataLoss, "unmatched-entry", Some(file), None, cut, || {

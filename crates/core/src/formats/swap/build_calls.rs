@@ -9,20 +9,59 @@ use super::messages::{FileInfo, Message};
 use super::texts::Number;
 use super::values::Value;
 use crate::fast_hash::FastMap;
-use crate::model::{Field, SpanRef, StrId, ThreadRef, Value as FieldValue, SPAN_CUT};
+use crate::model::{
+    Field, SpanRef, StrId, ThreadRef, TraceBuilder, Value as FieldValue, NO_PARENT, SPAN_CUT,
+};
 
 /// Open calls per lane, innermost last, with the key an exit must match.
 #[derive(Default)]
 pub struct CallStacks {
-    open: FastMap<ThreadRef, Vec<(Option<u64>, StrId, SpanRef)>>,
+    open: FastMap<ThreadRef, Vec<OpenCall>>,
+    /// Stacks by caller stack and frame, in front of the builder's index.
+    children: FastMap<(u32, StrId), u32>,
     pub unmatched_entries: u64,
     pub unmatched_exits: u64,
 }
 
+/// A call that has not returned.
+struct OpenCall {
+    /// What its exit must match (`None`: any exit closes the innermost).
+    key: Option<u64>,
+    name: StrId,
+    span: SpanRef,
+    /// The stack of the calls open down to this one, once asked for.
+    stack: Option<u32>,
+}
+
 impl CallStacks {
-    /// Names of the calls open on lane `t`, outermost first.
-    pub fn open_names(&self, t: ThreadRef) -> impl Iterator<Item = StrId> + '_ {
-        self.open.get(&t).into_iter().flatten().map(|e| e.1)
+    /// The stack `frame` called from stack `parent`, made on first use.
+    pub fn child(&mut self, b: &mut TraceBuilder, parent: u32, frame: StrId) -> u32 {
+        *self
+            .children
+            .entry((parent, frame))
+            .or_insert_with(|| b.child_stack(parent, frame))
+    }
+
+    /// The stack of the calls open on lane `t` ([`NO_PARENT`] when none):
+    /// made once per open call, outermost first, as samples ask for it.
+    pub fn open_stack(&mut self, b: &mut TraceBuilder, t: ThreadRef) -> u32 {
+        let Some(open) = self.open.get_mut(&t) else {
+            return NO_PARENT;
+        };
+        let known = open.iter().rposition(|c| c.stack.is_some());
+        let mut stack = known
+            .and_then(|i| open.get(i))
+            .and_then(|c| c.stack)
+            .unwrap_or(NO_PARENT);
+        let from = known.map_or(0, |i| i + 1);
+        for call in open.iter_mut().skip(from) {
+            stack = *self
+                .children
+                .entry((stack, call.name))
+                .or_insert_with(|| b.child_stack(stack, call.name));
+            call.stack = Some(stack);
+        }
+        stack
     }
 }
 
@@ -34,7 +73,7 @@ fn name_key(name: &str) -> u64 {
     })
 }
 
-impl Build<'_> {
+impl Build {
     /// Opens a call named `name` with the given fields.
     fn open_call(
         &mut self,
@@ -49,11 +88,12 @@ impl Build<'_> {
             self.b.detail(t, span, key, value);
         }
         self.b.count_events(t, 1);
-        self.calls
-            .open
-            .entry(t)
-            .or_default()
-            .push((key, name, span));
+        self.calls.open.entry(t).or_default().push(OpenCall {
+            key,
+            name,
+            span,
+            stack: None,
+        });
     }
 
     /// Closes the latest open call matching `key` (`None`: the innermost);
@@ -62,7 +102,7 @@ impl Build<'_> {
         self.b.count_events(t, 1);
         let stack = self.calls.open.entry(t).or_default();
         let found = match key {
-            Some(k) => stack.iter().rposition(|e| e.0 == Some(k)),
+            Some(k) => stack.iter().rposition(|e| e.key == Some(k)),
             None => stack.len().checked_sub(1),
         };
         let Some(at) = found else {
@@ -71,7 +111,7 @@ impl Build<'_> {
             return;
         };
         let skipped = stack.len() - 1 - at;
-        let span = stack[at].2;
+        let span = stack[at].span;
         stack.truncate(at);
         self.calls.unmatched_entries += skipped as u64;
         self.b.cut_to(t, at + 1, time, SPAN_CUT);

@@ -7,9 +7,9 @@ use super::build::{Build, Lane};
 use super::build_calls::file_event_name;
 use super::messages::{Probe, ProbeTail, UiControl};
 use super::texts::Number;
-use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue, NO_PARENT};
+use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue};
 
-impl Build<'_> {
+impl Build {
     /// One probe message: what it does to the model first (allocations,
     /// files, charts), then its marker, whose name is interned before its
     /// fields as the string table has them.
@@ -234,10 +234,7 @@ impl Build<'_> {
 
     /// Allocation stack: the instrumented calls open on the thread, then the API.
     fn probe_stack(&mut self, t: u32, api_id: u32) -> u32 {
-        let mut stack = NO_PARENT;
-        for name in self.calls.open_names(t) {
-            stack = self.b.child_stack(stack, name);
-        }
+        let calls = self.calls.open_stack(&mut self.b, t);
         let leaf = match self.apis.get(&api_id) {
             Some(&leaf) => leaf,
             None => {
@@ -246,7 +243,7 @@ impl Build<'_> {
                 leaf
             }
         };
-        self.b.child_stack(stack, leaf)
+        self.calls.child(&mut self.b, calls, leaf)
     }
 
     fn memory(&mut self, p: &Probe, time: i64, size: u64, api_type: u32, address: u64) {

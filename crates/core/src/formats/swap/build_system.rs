@@ -69,9 +69,9 @@ struct ProcessCounters {
     gem_and_3d: Option<[CounterRef; 2]>,
 }
 
-impl Build<'_> {
+impl Build {
     /// One MSG_SYSTEM sample.
-    pub fn system(&mut self, s: &System, time: i64) {
+    pub fn system_values(&mut self, s: &System, time: i64) {
         let cpus = s.cpu_frequency.len().min(s.cpu_load.len());
         if self.system_counters.head.len() != 2 * cpus + 1 {
             let mut head = Vec::with_capacity(2 * cpus + 1);
@@ -85,13 +85,12 @@ impl Build<'_> {
             self.system_counters.head = head;
         }
         let head = &self.system_counters.head;
-        let values = s.cpu_frequency[..cpus]
-            .iter()
-            .chain(&s.cpu_load[..cpus])
-            .map(|&v| f64::from(v))
-            .chain([s.memory_used as f64]);
-        for (&c, value) in head.iter().zip(values) {
-            self.b.counter_value(c, time, value);
+        let (frequencies, loads) = (&s.cpu_frequency[..cpus], &s.cpu_load[..cpus]);
+        for (&c, &value) in head.iter().zip(frequencies.iter().chain(loads)) {
+            self.b.counter_value(c, time, f64::from(value));
+        }
+        if let Some(&c) = head.get(2 * cpus) {
+            self.b.counter_value(c, time, s.memory_used as f64);
         }
         for p in &s.processes {
             self.system_process(p, time);
@@ -130,16 +129,12 @@ impl Build<'_> {
             }
             self.system_counters.tail = tail;
         }
-        let values = s
-            .disk
-            .iter()
-            .chain(&s.network)
-            .chain(&s.devices)
-            .chain([&s.energy])
+        let tail = &self.system_counters.tail;
+        let fixed = s.disk.iter().chain(&s.network).chain(&s.devices);
+        let energy = std::iter::once(&s.energy)
             .chain(s.energy_per_device.iter().take(devices))
             .chain(s.app_energy_per_device.iter().take(devices));
-        let tail = &self.system_counters.tail;
-        for (&c, &value) in tail.iter().zip(values) {
+        for (&c, &value) in tail.iter().zip(fixed.chain(energy)) {
             self.b.counter_value(c, time, f64::from(value));
         }
     }

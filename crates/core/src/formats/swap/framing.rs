@@ -63,14 +63,25 @@ impl Header {
 
 /// Sequence numbers seen, to count gaps and wrap-arounds at the end. Stream
 /// order is not strict sequence order (per-CPU buffers), so gaps are counted
-/// over the sorted, unwrapped set rather than between neighbours.
+/// over the sorted, unwrapped set rather than between neighbours. The set is
+/// kept as runs of consecutive numbers: numbers are gathered, then sorted into
+/// the runs a batch at a time, so a stream without gaps is one run however
+/// long it is.
 #[derive(Default)]
 pub struct SequenceLog {
-    unwrapped: Vec<u64>,
+    /// Disjoint, non-adjacent runs `first..=last` of unwrapped numbers, ascending.
+    runs: Vec<(u64, u64)>,
+    /// Unwrapped numbers not merged into `runs` yet.
+    batch: Vec<u64>,
+    /// Numbers pushed.
+    total: u64,
     epoch: u64,
     highest: Option<u32>,
     pub wraps: u64,
 }
+
+/// Numbers gathered before they are merged into the runs.
+const BATCH: usize = 4096;
 
 /// What the sequence numbers say about the stream.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -98,23 +109,57 @@ impl SequenceLog {
         } else {
             self.highest = Some(seq);
         }
-        self.unwrapped.push((self.epoch << 32) | u64::from(seq));
+        self.total += 1;
+        self.batch.push((self.epoch << 32) | u64::from(seq));
+        if self.batch.len() >= BATCH {
+            self.merge();
+        }
+    }
+
+    /// Sorts the gathered numbers into the runs.
+    fn merge(&mut self) {
+        self.batch.sort_unstable();
+        let mut incoming: Vec<(u64, u64)> = Vec::new();
+        for &n in &self.batch {
+            match incoming.last_mut() {
+                // A repeat within the batch is counted at the end (as
+                // pushed minus distinct); one run holds it once.
+                Some(run) if n <= run.1 => {}
+                Some(run) if n == run.1 + 1 => run.1 = n,
+                _ => incoming.push((n, n)),
+            }
+        }
+        self.batch.clear();
+        let old = std::mem::take(&mut self.runs);
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(old.len() + incoming.len());
+        let (mut a, mut b) = (old.into_iter().peekable(), incoming.into_iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x.0 <= y.0 => a.next(),
+                (_, Some(_)) => b.next(),
+                _ => a.next(),
+            };
+            let Some((first, last)) = next else { break };
+            match merged.last_mut() {
+                Some(run) if first <= run.1.saturating_add(1) => run.1 = run.1.max(last),
+                _ => merged.push((first, last)),
+            }
+        }
+        self.runs = merged;
     }
 
     /// Gaps, wraps and duplicates over everything pushed.
     pub fn summary(mut self) -> SequenceSummary {
-        self.unwrapped.sort_unstable();
-        let total = self.unwrapped.len() as u64;
-        self.unwrapped.dedup();
-        let distinct = self.unwrapped.len() as u64;
-        let missing = match (self.unwrapped.first(), self.unwrapped.last()) {
-            (Some(&lo), Some(&hi)) => (hi - lo + 1).saturating_sub(distinct),
+        self.merge();
+        let distinct: u64 = self.runs.iter().map(|r| r.1 - r.0 + 1).sum();
+        let missing = match (self.runs.first(), self.runs.last()) {
+            (Some(lo), Some(hi)) => (hi.1 - lo.0 + 1).saturating_sub(distinct),
             _ => 0,
         };
         SequenceSummary {
             missing,
             wraps: self.wraps,
-            duplicates: total - distinct,
+            duplicates: self.total - distinct,
         }
     }
 }
@@ -149,5 +194,50 @@ mod tests {
         assert_eq!(s.duplicates, 1);
         // Missing: 2 and 3 after the wrap.
         assert_eq!(s.missing, 2);
+    }
+
+    /// Gaps and duplicates counted over the sorted set, the plain way.
+    fn counted_plainly(unwrapped: &[u64]) -> (u64, u64) {
+        let mut all = unwrapped.to_vec();
+        all.sort_unstable();
+        let total = all.len() as u64;
+        all.dedup();
+        let distinct = all.len() as u64;
+        let missing = match (all.first(), all.last()) {
+            (Some(lo), Some(hi)) => (hi - lo + 1) - distinct,
+            _ => 0,
+        };
+        (missing, total - distinct)
+    }
+
+    #[test]
+    fn runs_count_like_the_sorted_set_over_many_batches() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..6 {
+            let mut log = SequenceLog::default();
+            let mut plain = Vec::new();
+            let mut seq = 1_000_000u32;
+            for _ in 0..3 * BATCH + 77 {
+                // Mostly in order; some dropped, repeated or swapped.
+                let n = match next(20) {
+                    0 if round > 0 => seq.wrapping_add(next(50) as u32),
+                    1 if round > 1 => seq.wrapping_sub(next(9000) as u32),
+                    2 => seq,
+                    _ => seq.wrapping_add(1),
+                };
+                seq = seq.max(n);
+                log.push(n);
+                plain.push(u64::from(n));
+            }
+            let (missing, duplicates) = counted_plainly(&plain);
+            let s = log.summary();
+            assert_eq!((s.missing, s.duplicates, s.wraps), (missing, duplicates, 0));
+        }
     }
 }

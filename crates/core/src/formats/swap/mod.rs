@@ -3,10 +3,12 @@
 //! with no file header (see `specs/notes/swap.md`; there are no public real
 //! captures, so the tests use streams from our own encoder).
 //!
-//! The stream is split and parsed as chunks arrive ([`stream`]); MSG_SYSTEM
-//! waits for the end, when its CPU count is inferred or taken from a
-//! `swap.cpus` file dropped beside the stream; then everything is built into
-//! the model in time order (`build.rs`).
+//! The stream is split as chunks arrive ([`stream`]), its messages wait a
+//! little in a reorder window ([`window`]) and are read and built into the
+//! model in time order as they leave it (`build.rs`), so the stream is read
+//! once and only the window's payloads are held. MSG_SYSTEM waits until
+//! its CPU count is inferred from the first messages of that kind or taken
+//! from a `swap.cpus` file dropped beside the stream.
 
 mod addresses;
 mod build;
@@ -27,11 +29,13 @@ pub mod reader;
 pub mod stream;
 mod texts;
 pub mod values;
+pub mod window;
 
 use crate::input::{Decoder, FileProbe};
 use crate::model::{Format, Severity, Trace};
+use build::Build;
 use framing::Header;
-use stream::{ParsedStream, StreamParser, SystemHints};
+use stream::{ParsedStream, StreamParser, SystemHints, WINDOW_BYTES};
 
 /// Name of the optional file that gives MSG_SYSTEM's CPU count (and,
 /// optionally, its energy device count): `4` or `4 5`.
@@ -62,18 +66,21 @@ pub fn detect(probes: &[FileProbe]) -> bool {
     probes.iter().any(looks_like_stream)
 }
 
-/// Parses a whole stream held in memory.
+/// Parses a whole stream held in memory, in stream order.
 pub fn parse(bytes: &[u8], hints: SystemHints) -> ParsedStream {
-    let mut parser = StreamParser::default();
-    parser.feed(bytes);
-    parser.finish(hints).into_parsed()
+    let mut parser = StreamParser::new(hints, usize::MAX);
+    // Nothing leaves an unbounded window before the end.
+    parser.feed(bytes, &mut Build::new("", 0));
+    parser.into_parsed()
 }
 
 /// Decodes a whole stream held in memory into a trace.
 pub fn decode(bytes: &[u8], hints: SystemHints, file: &str) -> Trace {
-    let mut parser = StreamParser::with_capacity(bytes.len() as u64);
-    parser.feed(bytes);
-    build::build(parser.finish(hints), file)
+    let mut parser = StreamParser::new(hints, WINDOW_BYTES);
+    let mut build = Build::new(file, bytes.len() as u64);
+    parser.feed(bytes, &mut build);
+    let summary = parser.finish(&mut build);
+    build.finish(summary)
 }
 
 /// Reads `swap.cpus`: the CPU count, then optionally the energy device count.
@@ -93,13 +100,15 @@ pub fn parse_cpus_file(text: &str) -> Option<SystemHints> {
 
 /// Decodes one SWAP stream, with an optional `swap.cpus` beside it.
 pub struct SwapDecoder {
-    probes: Vec<FileProbe>,
     stream: Option<usize>,
     cpus_file: Option<usize>,
     ignored: Vec<String>,
     current: Option<usize>,
     parser: StreamParser,
+    build: Build,
     cpus_text: Vec<u8>,
+    /// `swap.cpus` was there but did not read.
+    bad_cpus_file: bool,
 }
 
 impl SwapDecoder {
@@ -119,16 +128,19 @@ impl SwapDecoder {
             .filter(|(i, _)| Some(*i) != stream && Some(*i) != cpus_file)
             .map(|(_, p)| p.path.clone())
             .collect();
+        let (file, size) = stream
+            .and_then(|i| probes.get(i))
+            .map(|p| (p.path.clone(), p.size))
+            .unwrap_or_default();
         SwapDecoder {
-            parser: StreamParser::with_capacity(
-                stream.and_then(|i| probes.get(i)).map_or(0, |p| p.size),
-            ),
-            probes,
+            parser: StreamParser::new(SystemHints::default(), WINDOW_BYTES),
+            build: Build::new(&file, size),
             stream,
             cpus_file,
             ignored,
             current: None,
             cpus_text: Vec::new(),
+            bad_cpus_file: false,
         }
     }
 }
@@ -144,6 +156,14 @@ impl Decoder for SwapDecoder {
 
     fn begin_file(&mut self, index: usize) {
         self.current = Some(index);
+        // The plan feeds `swap.cpus` first: its counts are known before the
+        // first MSG_SYSTEM has to be read.
+        if Some(index) == self.stream && self.cpus_file.is_some() {
+            let text = String::from_utf8_lossy(&self.cpus_text);
+            let hints = parse_cpus_file(&text);
+            self.bad_cpus_file = hints.is_none();
+            self.parser.set_hints(hints.unwrap_or_default());
+        }
     }
 
     fn feed(&mut self, chunk: &[u8]) {
@@ -153,7 +173,7 @@ impl Decoder for SwapDecoder {
                 self.cpus_text.extend_from_slice(chunk);
             }
         } else if self.current.is_some() && self.current == self.stream {
-            self.parser.feed(chunk);
+            self.parser.feed(chunk, &mut self.build);
         }
     }
 
@@ -162,19 +182,10 @@ impl Decoder for SwapDecoder {
     }
 
     fn finish(self: Box<Self>) -> Trace {
-        let this = *self;
-        let cpus_text = String::from_utf8_lossy(&this.cpus_text).into_owned();
-        let hints = match this.cpus_file {
-            Some(_) => parse_cpus_file(&cpus_text),
-            None => Some(SystemHints::default()),
-        };
-        let file = this
-            .stream
-            .and_then(|i| this.probes.get(i))
-            .map(|p| p.path.clone())
-            .unwrap_or_default();
-        let mut trace = build::build(this.parser.finish(hints.unwrap_or_default()), &file);
-        if hints.is_none() {
+        let mut this = *self;
+        let summary = this.parser.finish(&mut this.build);
+        let mut trace = this.build.finish(summary);
+        if this.bad_cpus_file {
             trace.diagnostics.push(crate::model::Diagnostic {
                 severity: Severity::DataLoss,
                 kind: "bad-cpus-file".into(),

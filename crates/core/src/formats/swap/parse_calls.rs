@@ -55,51 +55,55 @@ pub fn function_exit(r: &mut Reader, legacy: bool) -> Option<Message> {
     }))
 }
 
-/// Reads a function entry or exit in whichever layout ends exactly at the
-/// payload end. When both do, a layout that read text which is not UTF-8
-/// loses (it read the other layout's numbers as a string); otherwise, and
-/// when neither ends exactly, `preferred` decides. Returns the message, the
-/// bytes left over and whether the legacy layout was used.
-pub fn function_call(
-    payload: &[u8],
-    entry: bool,
-    preferred_legacy: bool,
-) -> Option<(Message, usize, bool)> {
-    let read = |legacy: bool| {
+/// The layout a function entry or exit is read in (true: pre-4.0), found
+/// without building the message, or `None` when neither reads: the one
+/// that ends exactly at the payload end. When both do, a layout that read
+/// text which is not UTF-8 loses (it read the other layout's numbers as a
+/// string); otherwise, and when neither ends exactly, `preferred_legacy`
+/// decides.
+pub fn call_layout(payload: &[u8], entry: bool, preferred_legacy: bool) -> Option<bool> {
+    pick_layout(preferred_legacy, |legacy| {
         let mut r = Reader::new(payload);
-        let m = if entry {
-            function_entry(&mut r, legacy)
+        r.take(if legacy { 12 } else { 8 })?;
+        r.take(20)?;
+        let text_ok = if entry {
+            let count = r.u32()?;
+            let mut all_ok = true;
+            for _ in 0..count {
+                all_ok &= Value::skip(&mut r)?;
+            }
+            all_ok
         } else {
-            function_exit(&mut r, legacy)
-        }?;
-        Some((m, r.remaining(), legacy))
-    };
-    let preferred = read(preferred_legacy);
-    // A readable message that ends exactly wins whatever the other layout
-    // reads (the first arm below), so the other is not read at all.
-    if matches!(&preferred, Some((p, 0, _)) if readable(p)) {
-        return preferred;
-    }
-    let other = read(!preferred_legacy);
-    match (&preferred, &other) {
-        (Some((p, 0, _)), Some((o, 0, _))) if !readable(p) && readable(o) => other,
-        (Some((_, 0, _)), _) => preferred,
-        (_, Some((_, 0, _))) => other,
-        _ => preferred.or(other),
-    }
+            Value::skip(&mut r)?
+        };
+        Some(((), r.remaining(), text_ok))
+    })
+    .map(|(_, _, legacy)| legacy)
 }
 
-/// False when a call's values hold text that was not valid UTF-8 (decoded
-/// with replacement characters).
-fn readable(message: &Message) -> bool {
-    let values: &[Value] = match message {
-        Message::FunctionEntry(e) => &e.args,
-        Message::FunctionExit(e) => std::slice::from_ref(&e.ret),
-        _ => &[],
+/// The choice of [`call_layout`] over what `read` finds in each layout
+/// (true: pre-4.0): the thing read, the bytes left after it and whether
+/// its text was readable. Returns what the chosen layout read, the bytes
+/// left and the layout.
+fn pick_layout<T>(
+    preferred: bool,
+    read: impl Fn(bool) -> Option<(T, usize, bool)>,
+) -> Option<(T, usize, bool)> {
+    let first = read(preferred).map(|(t, left, ok)| (t, left, ok, preferred));
+    // A readable message that ends exactly wins whatever the other layout
+    // reads (the first arm below), so the other is not read at all.
+    let chosen = if matches!(&first, Some((_, 0, true, _))) {
+        first
+    } else {
+        let other = read(!preferred).map(|(t, left, ok)| (t, left, ok, !preferred));
+        match (&first, &other) {
+            (Some((_, 0, p_ok, _)), Some((_, 0, o_ok, _))) if !p_ok && *o_ok => other,
+            (Some((_, 0, _, _)), _) => first,
+            (_, Some((_, 0, _, _))) => other,
+            _ => first.or(other),
+        }
     };
-    values
-        .iter()
-        .all(|v| !matches!(v, Value::Str(s) if s.contains(char::REPLACEMENT_CHARACTER)))
+    chosen.map(|(t, left, _, legacy)| (t, left, legacy))
 }
 
 /// MSG_SYSCALL_ENTRY.
@@ -202,6 +206,108 @@ pub fn sample(r: &mut Reader) -> Option<Message> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reads a function entry or exit in the layout [`call_layout`] picks, the
+    /// same way, from the messages themselves: the message, the bytes left over
+    /// and whether the legacy layout was used.
+    pub fn function_call(
+        payload: &[u8],
+        entry: bool,
+        preferred_legacy: bool,
+    ) -> Option<(Message, usize, bool)> {
+        pick_layout(preferred_legacy, |legacy| {
+            let mut r = Reader::new(payload);
+            let m = if entry {
+                function_entry(&mut r, legacy)
+            } else {
+                function_exit(&mut r, legacy)
+            }?;
+            let text_ok = readable(&m);
+            Some((m, r.remaining(), text_ok))
+        })
+    }
+
+    /// False when a call's values hold text that was not valid UTF-8 (decoded
+    /// with replacement characters).
+    fn readable(message: &Message) -> bool {
+        let values: &[Value] = match message {
+            Message::FunctionEntry(e) => &e.args,
+            Message::FunctionExit(e) => std::slice::from_ref(&e.ret),
+            _ => &[],
+        };
+        values
+            .iter()
+            .all(|v| !matches!(v, Value::Str(s) if s.contains(char::REPLACEMENT_CHARACTER)))
+    }
+
+    /// Random calls made of plausible pieces: a head in either layout, a
+    /// count, values of every type (some cut short, some with text that is
+    /// not UTF-8 or holds U+FFFD), and stray bytes.
+    fn random_payloads() -> Vec<Vec<u8>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let pieces: [&[u8]; 16] = [
+            b"b\x01",
+            b"c",
+            b"d\x05\x00\x00\x00",
+            b"f\x00\x00",
+            b"x\x01\x02\x03\x04\x05\x06\x07\x08",
+            b"p\x00\x00\x00\x00\x00\x00\x00\x00",
+            b"s\0",
+            b"sab\xff\0",
+            b"s\xef\xbf\xbd\0",
+            b"sok\0",
+            b"v",
+            b"n",
+            b"D\0\0\0\0\0\0\0\0\x02\0\0\0\x01\0\0\0\x02\0\0\0",
+            b"W\0\0\0\0\0\0\0\0\x09\0\0\0",
+            b"Q",
+            b"\0\0",
+        ];
+        (0..4000)
+            .map(|_| {
+                // The head is 28 bytes in 4.x, 32 before 4.0.
+                let head = [28, 32, next(40)][next(3) as usize];
+                let mut p: Vec<u8> = (0..head).map(|_| next(4) as u8).collect();
+                p.extend_from_slice(&(next(4) as u32).to_le_bytes());
+                for _ in 0..next(5) {
+                    p.extend_from_slice(pieces[next(16) as usize]);
+                }
+                p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_layout_found_without_reading_is_the_one_reading_picks() {
+        let mut read_some = 0;
+        for payload in random_payloads() {
+            for entry in [true, false] {
+                for preferred in [true, false] {
+                    let read = function_call(&payload, entry, preferred);
+                    let layout = call_layout(&payload, entry, preferred);
+                    read_some += usize::from(layout.is_some());
+                    assert_eq!(layout, read.as_ref().map(|r| r.2), "{payload:?}");
+                    if let Some(legacy) = layout {
+                        let mut r = Reader::new(&payload);
+                        let again = if entry {
+                            function_entry(&mut r, legacy)
+                        } else {
+                            function_exit(&mut r, legacy)
+                        };
+                        assert_eq!(again, read.map(|r| r.0));
+                    }
+                }
+            }
+        }
+        // Both outcomes were tried.
+        assert!((1000..15000).contains(&read_some), "{read_some} read");
+    }
 
     /// A pre-4.0 exit whose bytes also read exactly as a 4.x exit: the 4.x
     /// reading takes the u16 pair and the cpu as part of the pc and a string

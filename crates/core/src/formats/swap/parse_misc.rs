@@ -39,16 +39,15 @@ fn web_call(r: &mut Reader) -> Option<WebCall> {
 }
 
 /// 0x0015 has two definitions: the 4.1 code's web function entry (`pid`
-/// first) and the 2017 document's web sampling (a subtype byte first). The
-/// document's form is chosen when byte 0 is 0 and bytes 1–4 are a pid the
-/// stream already introduced (the rule of notes §2).
-pub fn web_0015(payload: &[u8], is_known_pid: impl Fn(u32) -> bool) -> Option<(Message, usize)> {
-    let sampling = payload.first() == Some(&0)
+/// first) and the 2017 document's web sampling (a subtype byte first). True
+/// when it is read as the document's form: byte 0 is 0 and bytes 1–4 are a
+/// pid the stream already introduced (the rule of notes §2).
+pub fn is_sampling(payload: &[u8], is_known_pid: impl Fn(u32) -> bool) -> bool {
+    payload.first() == Some(&0)
         && payload
             .get(1..5)
             .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .is_some_and(|b| is_known_pid(u32::from_le_bytes(b)));
-    web_0015_as(payload, sampling)
+            .is_some_and(|b| is_known_pid(u32::from_le_bytes(b)))
 }
 
 /// 0x0015 read as web sampling (`sampling`) or as a web function entry.

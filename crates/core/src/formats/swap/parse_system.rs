@@ -126,6 +126,7 @@ pub fn infer(payloads: &[&[u8]], cpus: Option<u32>, devices: Option<u32>) -> Opt
         None => DEVICE_COUNTS.to_vec(),
     };
     let mut best: Option<(usize, usize, SystemLayout)> = None;
+    let mut system = System::default();
     // Only the first messages are scored: the layout is the same for all.
     let sample: Vec<&[u8]> = payloads.iter().take(INFER_SAMPLE).copied().collect();
     for v42 in [false, true] {
@@ -138,7 +139,7 @@ pub fn infer(payloads: &[&[u8]], cpus: Option<u32>, devices: Option<u32>) -> Opt
                 };
                 let (mut exact, mut sane) = (0, 0);
                 for payload in &sample {
-                    if let Some((system, left)) = parse(payload, layout) {
+                    if let Some(left) = parse_into(payload, layout, &mut system) {
                         if expected_slack(layout, system.processes.len()).contains(&left) {
                             exact += 1;
                             if plausible(&system) {

@@ -73,9 +73,15 @@ impl<'a> Reader<'a> {
     /// A NUL-terminated string (the NUL is consumed, not returned), read as
     /// UTF-8 with lossy replacement.
     pub fn string(&mut self) -> Option<String> {
+        Some(String::from_utf8_lossy(self.until_nul()?).into_owned())
+    }
+
+    /// The bytes of a NUL-terminated string (the NUL is consumed, not
+    /// returned), not decoded.
+    pub fn until_nul(&mut self) -> Option<&'a [u8]> {
         let rest = self.bytes.get(self.at..)?;
         let len = rest.iter().position(|&b| b == 0)?;
-        let text = String::from_utf8_lossy(rest.get(..len)?).into_owned();
+        let text = rest.get(..len)?;
         self.at += len + 1;
         Some(text)
     }

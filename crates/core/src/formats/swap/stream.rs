@@ -1,18 +1,18 @@
-//! Splits the byte stream into messages as chunks arrive, parses each by its
-//! id, and keeps what the whole stream decides: the sequence log, the pids
-//! seen (for the 0x0015 rule), the function-call layout in use, and the
-//! MSG_SYSTEM payloads whose layout is settled at the end.
+//! Splits the byte stream into messages as chunks arrive and keeps what the
+//! whole stream decides: the sequence log, the pids seen (for the 0x0015
+//! rule), the function-call layout in use, and the MSG_SYSTEM layout, which
+//! is settled from the first messages of that kind.
 //!
-//! Parsed messages are not kept: a message that parses has its payload
-//! copied into one arena and a small [`Kept`] entry saying where it is and
-//! which layout its first reading chose, so the build reads it again, one
-//! message at a time, in time order. That keeps about the stream's size in
-//! memory instead of an owned message (and its allocations) per message.
+//! Each message is checked as it arrives only as far as the stream's state
+//! needs (which layout a function call is in, whether 0x0015 is sampling),
+//! then waits in the reorder [`Window`] and is read once, in time order, as
+//! it leaves it for a [`Sink`] — the build, or a list of frames.
 
 use super::framing::{Header, SequenceLog, SequenceSummary, HEADER_LEN, MAX_MESSAGE};
 use super::messages::{Frame, Message, System, WireTime};
 use super::parse_system::{self, SystemLayout};
 use super::reader::Reader;
+use super::window::{Arrival, Kept, Window};
 use super::{ids, parse_calls, parse_misc, parse_probe, parse_process};
 use crate::model::Severity;
 use std::collections::HashSet;
@@ -41,7 +41,7 @@ pub struct SystemHints {
     pub energy_devices: Option<u32>,
 }
 
-/// The whole stream, parsed.
+/// The whole stream, parsed, in stream order.
 #[derive(Debug, Default)]
 pub struct ParsedStream {
     /// Messages in stream order.
@@ -54,94 +54,57 @@ pub struct ParsedStream {
     pub bytes: u64,
 }
 
-/// The most a parser reserves up front (it still grows past it).
-const MAX_RESERVE: u64 = 4 << 30;
-/// `Kept::how`: the function call was read in the pre-4.0 layout.
-const HOW_LEGACY: u8 = 1;
-/// `Kept::how`: 0x0015 was read as the document's web sampling.
-const HOW_SAMPLING: u8 = 2;
-
-/// A message that parsed: its header fields, where its payload sits in the
-/// arena, and the layout its first reading chose (`HOW_*`), so that reading
-/// it again gives the same message without the stream's state.
-#[derive(Clone, Copy, Debug)]
-pub struct Kept {
-    /// Nanoseconds since the epoch.
-    pub time: i64,
-    /// Stream offset of the header.
-    pub offset: u64,
-    start: usize,
-    pub seq: u32,
-    len: u32,
-    pub id: u16,
-    how: u8,
-}
-
-/// The whole stream, split and checked: every message that parsed as a
-/// [`Kept`] entry (in stream order) over the arena of their payloads.
+/// What the whole stream said, known once it has ended.
 #[derive(Debug, Default)]
-pub struct IndexedStream {
-    pub kept: Vec<Kept>,
-    arena: Vec<u8>,
+pub struct Summary {
+    /// In stream order, then the truncated tail, then MSG_SYSTEM's.
     pub problems: Vec<Problem>,
     pub sequence: SequenceSummary,
     /// The MSG_SYSTEM layout used and whether it was inferred.
     pub system_layout: Option<(SystemLayout, bool)>,
     /// Stream bytes read.
     pub bytes: u64,
+    /// Messages read and handed on.
+    pub messages: u64,
     /// Some function call used the pre-4.0 layout.
     pub legacy_calls: bool,
+    /// Messages that left the window after a message with a later time,
+    /// and the offset of the first.
+    pub late: u64,
+    pub first_late: Option<u64>,
 }
 
-impl IndexedStream {
-    /// The payload of `kept`.
-    pub fn payload(&self, kept: &Kept) -> &[u8] {
-        self.arena
-            .get(kept.start..kept.start + kept.len as usize)
-            .unwrap_or(&[])
-    }
+/// Where messages go as they leave the window, in time order.
+pub trait Sink {
+    /// A MSG_SYSTEM message, read with the stream's layout, with its
+    /// header's sequence number and time, its offset and its slack.
+    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize);
+    /// Any other message.
+    fn frame(&mut self, frame: &Frame, offset: u64);
+}
 
-    /// The message of `kept`, read again from its payload.
-    pub fn frame(&self, kept: &Kept) -> Option<Frame> {
-        let payload = self.payload(kept);
-        let id = u32::from(kept.id);
-        let (message, slack) = if id == ids::SYSTEM {
-            let (system, slack) = parse_system::parse(payload, self.system_layout?.0)?;
-            (Message::System(system), slack)
-        } else {
-            reread(id, payload, kept.how)?
-        };
-        Some(Frame {
-            seq: kept.seq,
-            time: WireTime {
-                sec: (kept.time / 1_000_000_000) as u32,
-                nsec: (kept.time % 1_000_000_000) as u32,
-            },
-            message,
-            slack: slack as u32,
-        })
-    }
+/// Payload bytes the window holds before it releases a message: 4 MiB of
+/// stream is far more than the target's buffers ever reorder (eight 32 KiB
+/// sub-buffers), and a stream this size or smaller is sorted exactly.
+pub const WINDOW_BYTES: usize = 4 << 20;
 
-    /// Every message as an owned frame, in stream order.
-    pub fn into_parsed(self) -> ParsedStream {
-        let frames = self
-            .kept
-            .iter()
-            .filter_map(|kept| {
-                Some(Located {
-                    offset: kept.offset,
-                    frame: self.frame(kept)?,
-                })
-            })
-            .collect();
-        ParsedStream {
-            frames,
-            problems: self.problems,
-            sequence: self.sequence,
-            system_layout: self.system_layout,
-            bytes: self.bytes,
-        }
-    }
+/// `Kept::how`: the function call was read in the pre-4.0 layout.
+const HOW_LEGACY: u8 = 1;
+/// `Kept::how`: 0x0015 was read as the document's web sampling.
+const HOW_SAMPLING: u8 = 2;
+
+/// The MSG_SYSTEM id as kept.
+const SYSTEM: u16 = ids::SYSTEM as u16;
+
+/// Where the MSG_SYSTEM layout stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SystemState {
+    /// Fewer than [`parse_system::INFER_SAMPLE`] seen: they wait.
+    Waiting,
+    /// The layout, and whether it was inferred.
+    Settled(SystemLayout, bool),
+    /// No layout fits and none was given: they are dropped.
+    Unknown,
 }
 
 /// A message read with the layout its first reading chose.
@@ -214,16 +177,14 @@ fn parse_stateless(id: u32, payload: &[u8]) -> Option<(Message, usize)> {
 }
 
 /// Incremental splitter and parser; see the module docs.
-#[derive(Default)]
 pub struct StreamParser {
     /// The start of a message split across chunks.
     buffer: Vec<u8>,
     /// Stream offset of the next byte not consumed.
     base: u64,
-    kept: Vec<Kept>,
-    arena: Vec<u8>,
-    /// MSG_SYSTEM messages kept (their layout is settled at the end).
-    systems: u64,
+    /// Inside a stretch of bytes skipped while looking for a header.
+    resyncing: bool,
+    /// Problems in the order found; put in stream order at the end.
     problems: Vec<Problem>,
     sequence: SequenceLog,
     pids: HashSet<u32>,
@@ -231,44 +192,78 @@ pub struct StreamParser {
     legacy_calls: bool,
     /// Some function call used the pre-4.0 layout.
     any_legacy: bool,
-    /// Inside a stretch of bytes skipped while looking for a header.
-    resyncing: bool,
+    hints: SystemHints,
+    system: SystemState,
+    /// MSG_SYSTEM messages split, and the offset of the first.
+    systems: u64,
+    first_system: Option<u64>,
+    /// Offsets of MSG_SYSTEM messages the settled layout did not read.
+    bad_systems: Vec<u64>,
+    window: Window,
+    /// One MSG_SYSTEM read at a time, into reused vectors.
+    scratch: System,
+    /// The latest (time, offset) released, to count late messages.
+    released: Option<(i64, u64)>,
+    late: u64,
+    first_late: Option<u64>,
+    messages: u64,
 }
 
 impl StreamParser {
-    /// A parser that makes room for a stream of about `bytes` bytes up
-    /// front, so its arena does not grow (and copy itself) by doubling. A
-    /// size this machine cannot hold is not reserved.
-    pub fn with_capacity(bytes: u64) -> Self {
-        let mut parser = StreamParser::default();
-        // A size past what any machine holds is a bad hint, not a plan.
-        if let Ok(bytes) = usize::try_from(bytes.min(MAX_RESERVE)) {
-            let _ = parser.arena.try_reserve_exact(bytes);
-            // Messages are about 100 bytes; the index grows past this if not.
-            let _ = parser.kept.try_reserve_exact(bytes / 96);
+    /// A parser whose window holds `window` payload bytes (`usize::MAX`:
+    /// the whole stream, released only by [`StreamParser::finish`]).
+    pub fn new(hints: SystemHints, window: usize) -> Self {
+        StreamParser {
+            buffer: Vec::new(),
+            base: 0,
+            resyncing: false,
+            problems: Vec::new(),
+            sequence: SequenceLog::default(),
+            pids: HashSet::new(),
+            legacy_calls: false,
+            any_legacy: false,
+            hints,
+            system: SystemState::Waiting,
+            systems: 0,
+            first_system: None,
+            bad_systems: Vec::new(),
+            window: Window::new(window),
+            scratch: System::default(),
+            released: None,
+            late: 0,
+            first_late: None,
+            messages: 0,
         }
-        parser
     }
 
-    /// Adds bytes and parses every complete message in them. Messages are
-    /// read where they lie in `chunk`; only the one split across chunks is
-    /// put together in the buffer, a piece at a time, so a chunk is not
-    /// copied as a whole.
-    pub fn feed(&mut self, mut chunk: &[u8]) {
+    /// Sets what the user told about MSG_SYSTEM; only before the first one.
+    pub fn set_hints(&mut self, hints: SystemHints) {
+        if self.systems == 0 {
+            self.hints = hints;
+        }
+    }
+
+    /// Adds bytes, splits every complete message in them, and hands the
+    /// messages the window lets go of to `sink`. Messages are read where
+    /// they lie in `chunk`; only the one split across chunks is put
+    /// together in the buffer, a piece at a time, so a chunk is not copied
+    /// as a whole.
+    pub fn feed(&mut self, mut chunk: &[u8], sink: &mut impl Sink) {
         while !self.buffer.is_empty() && !chunk.is_empty() {
             let (piece, rest) = chunk.split_at(self.pending_need().clamp(1, chunk.len()));
             chunk = rest;
             let mut buffer = std::mem::take(&mut self.buffer);
             buffer.extend_from_slice(piece);
-            let used = self.split(&buffer);
+            let used = self.split(&buffer, sink);
             buffer.drain(..used);
             self.buffer = buffer;
         }
         if self.buffer.is_empty() {
-            let used = self.split(chunk);
+            let used = self.split(chunk, sink);
             self.buffer
                 .extend_from_slice(chunk.get(used..).unwrap_or(&[]));
         }
+        self.window.compact();
     }
 
     /// How many more bytes the buffered start of a message needs: the rest
@@ -287,9 +282,9 @@ impl StreamParser {
         }
     }
 
-    /// Parses the complete messages at the start of `bytes` (which begin at
+    /// Splits the complete messages at the start of `bytes` (which begin at
     /// stream offset `base`); returns how many bytes are done with.
-    fn split(&mut self, bytes: &[u8]) -> usize {
+    fn split(&mut self, bytes: &[u8], sink: &mut impl Sink) -> usize {
         let mut at = 0usize;
         while let Some(header) = bytes.get(at..).and_then(Header::read) {
             let accept = if self.resyncing {
@@ -317,6 +312,7 @@ impl StreamParser {
                 break;
             };
             self.message(self.base + at as u64, header, payload);
+            self.release(false, sink);
             at = end;
         }
         if self.resyncing {
@@ -344,52 +340,119 @@ impl StreamParser {
         });
     }
 
-    /// Keeps a message that parsed (its id fits 16 bits: the splitter
-    /// refuses larger ones).
-    fn keep(&mut self, offset: u64, header: Header, payload: &[u8], how: u8) {
+    /// Checks one complete message as far as the stream's state needs and
+    /// puts it in the window (its id fits 16 bits: the splitter refuses
+    /// larger ones).
+    fn message(&mut self, offset: u64, header: Header, payload: &[u8]) {
+        self.sequence.push(header.seq);
+        let how = match header.id {
+            ids::SYSTEM => {
+                self.systems += 1;
+                self.first_system.get_or_insert(offset);
+                if self.system == SystemState::Unknown {
+                    return;
+                }
+                0
+            }
+            ids::FUNCTION_ENTRY | ids::FUNCTION_EXIT => {
+                let entry = header.id == ids::FUNCTION_ENTRY;
+                let Some(legacy) = parse_calls::call_layout(payload, entry, self.legacy_calls)
+                else {
+                    bad_payload(&mut self.problems, header.id, offset);
+                    return;
+                };
+                self.legacy_calls = legacy;
+                self.any_legacy |= legacy;
+                if legacy {
+                    HOW_LEGACY
+                } else {
+                    0
+                }
+            }
+            ids::WEB_0015 if parse_misc::is_sampling(payload, |pid| self.pids.contains(&pid)) => {
+                HOW_SAMPLING
+            }
+            ids::PROCESS_INFO => {
+                // 0x0015 is read by the pids introduced before it.
+                let mut r = Reader::new(payload);
+                if let Some(Message::ProcessInfo(p)) = parse_process::process_info(&mut r) {
+                    self.pids.insert(p.pid);
+                }
+                0
+            }
+            _ => 0,
+        };
         let time = WireTime {
             sec: header.sec,
             nsec: header.nsec,
         };
-        self.kept.push(Kept {
+        let arrival = Arrival {
             time: time.ns(),
             offset,
-            start: self.arena.len(),
             seq: header.seq,
-            len: payload.len() as u32,
             id: header.id as u16,
             how,
-        });
-        self.arena.extend_from_slice(payload);
+        };
+        self.window.insert(arrival, payload);
+        if self.system == SystemState::Waiting
+            && header.id == ids::SYSTEM
+            && self.systems >= parse_system::INFER_SAMPLE as u64
+        {
+            self.settle_system();
+        }
     }
 
-    /// Parses one complete message.
-    fn message(&mut self, offset: u64, header: Header, payload: &[u8]) {
-        self.sequence.push(header.seq);
-        if header.id == ids::SYSTEM {
-            self.systems += 1;
-            self.keep(offset, header, payload, 0);
+    /// Hands on messages in time order while the window holds more than it
+    /// should (`all`: every one). MSG_SYSTEM waits for its layout, and
+    /// everything after it with it.
+    fn release(&mut self, all: bool, sink: &mut impl Sink) {
+        while all || self.window.over_budget() {
+            match self.window.front() {
+                None => break,
+                Some(k) if k.id == SYSTEM && self.system == SystemState::Waiting => break,
+                Some(_) => {}
+            }
+            let Some(kept) = self.window.pop() else {
+                break;
+            };
+            self.deliver(kept, sink);
+        }
+    }
+
+    /// Reads one message that left the window and hands it to `sink`.
+    fn deliver(&mut self, kept: Kept, sink: &mut impl Sink) {
+        let key = (kept.time, kept.offset);
+        match self.released {
+            Some(last) if key < last => {
+                self.late += 1;
+                self.first_late.get_or_insert(kept.offset);
+            }
+            _ => self.released = Some(key),
+        }
+        let payload = self.window.payload(&kept);
+        if kept.id == SYSTEM {
+            let SystemState::Settled(layout, _) = self.system else {
+                return;
+            };
+            match parse_system::parse_into(payload, layout, &mut self.scratch) {
+                Some(slack) => {
+                    self.messages += 1;
+                    sink.system(&self.scratch, kept.seq, kept.time, kept.offset, slack);
+                }
+                None => self.bad_systems.push(kept.offset),
+            }
             return;
         }
-        let Some((message, slack)) = self.parse(header.id, payload) else {
-            let name = ids::name(header.id).unwrap_or("a message");
-            self.problem(
-                Severity::DataLoss,
-                "bad-payload",
-                Some(offset),
-                1,
-                format!("messages whose payload is shorter than its fields or malformed were skipped (first: {name})"),
-            );
+        let id = u32::from(kept.id);
+        let Some((message, slack)) = reread(id, payload, kept.how) else {
+            bad_payload(&mut self.problems, id, kept.offset);
             return;
         };
-        if let Message::ProcessInfo(p) = &message {
-            self.pids.insert(p.pid);
-        }
         if slack > 0 {
             self.problem(
                 Severity::Info,
                 "trailing-bytes",
-                Some(offset),
+                Some(kept.offset),
                 1,
                 "messages had bytes after their last field; they were skipped by the message length".into(),
             );
@@ -398,86 +461,46 @@ impl StreamParser {
             self.problem(
                 Severity::Info,
                 "unknown-id",
-                Some(offset),
+                Some(kept.offset),
                 1,
                 format!("messages with an id no SWAP version writes were skipped by their length (first id {id:#06x})"),
             );
         }
-        let how = match &message {
-            Message::FunctionEntry(e) if e.legacy.is_some() => HOW_LEGACY,
-            Message::FunctionExit(e) if e.legacy.is_some() => HOW_LEGACY,
-            Message::WebSampling { .. } => HOW_SAMPLING,
-            _ => 0,
+        self.messages += 1;
+        let frame = Frame {
+            seq: kept.seq,
+            time: WireTime {
+                sec: (kept.time / 1_000_000_000) as u32,
+                nsec: (kept.time % 1_000_000_000) as u32,
+            },
+            message,
+            slack: slack as u32,
         };
-        self.any_legacy |= how == HOW_LEGACY;
-        self.keep(offset, header, payload, how);
+        sink.frame(&frame, kept.offset);
     }
 
-    /// The message and its unread bytes, or `None` when the fields do not
-    /// fit; the ids whose reading depends on what came before are read here.
-    fn parse(&mut self, id: u32, payload: &[u8]) -> Option<(Message, usize)> {
-        match id {
-            ids::FUNCTION_ENTRY | ids::FUNCTION_EXIT => {
-                let entry = id == ids::FUNCTION_ENTRY;
-                let (m, left, legacy) =
-                    parse_calls::function_call(payload, entry, self.legacy_calls)?;
-                self.legacy_calls = legacy;
-                Some((m, left))
-            }
-            ids::WEB_0015 => parse_misc::web_0015(payload, |pid| self.pids.contains(&pid)),
-            other => parse_stateless(other, payload),
-        }
-    }
-
-    /// The stream is complete: reports a truncated tail and settles MSG_SYSTEM.
-    pub fn finish(mut self, hints: SystemHints) -> IndexedStream {
-        if !self.buffer.is_empty() && !self.resyncing {
-            let bytes = self.buffer.len();
-            self.problem(
-                Severity::DataLoss,
-                "truncated-message",
-                Some(self.base),
-                1,
-                format!("the stream ends inside a message ({bytes} bytes of it are there); that message was lost"),
-            );
-        }
-        let bytes = self.base + self.buffer.len() as u64;
-        let system_layout = self.settle_system(hints);
-        IndexedStream {
-            kept: self.kept,
-            arena: self.arena,
-            problems: self.problems,
-            sequence: self.sequence.summary(),
-            system_layout,
-            bytes,
-            legacy_calls: self.any_legacy,
-        }
-    }
-
-    /// The payload of a kept message.
-    fn payload(&self, kept: &Kept) -> &[u8] {
-        self.arena
-            .get(kept.start..kept.start + kept.len as usize)
-            .unwrap_or(&[])
-    }
-
-    /// Picks the MSG_SYSTEM layout and checks those messages with it; the
-    /// ones that do not parse (all of them when no layout fits) are dropped.
-    fn settle_system(&mut self, hints: SystemHints) -> Option<(SystemLayout, bool)> {
-        let system = u16::try_from(ids::SYSTEM).ok()?;
-        let first_offset = self.kept.iter().find(|k| k.id == system)?.offset;
-        // Only the first messages are scored: the layout is the same for all.
-        let payloads: Vec<&[u8]> = self
-            .kept
-            .iter()
-            .filter(|k| k.id == system)
-            .take(parse_system::INFER_SAMPLE)
-            .map(|k| self.payload(k))
+    /// Picks the MSG_SYSTEM layout from the first messages of that kind (in
+    /// stream order) and what the user gave; with neither, those messages
+    /// are dropped.
+    fn settle_system(&mut self) {
+        let mut firsts: Vec<(u64, &[u8])> = self
+            .window
+            .pending()
+            .filter(|k| k.id == SYSTEM)
+            .map(|k| (k.offset, self.window.payload(k)))
             .collect();
+        firsts.sort_unstable_by_key(|f| f.0);
+        // Only the first messages are scored: the layout is the same for all.
+        let payloads: Vec<&[u8]> = firsts
+            .iter()
+            .take(parse_system::INFER_SAMPLE)
+            .map(|f| f.1)
+            .collect();
+        let hints = self.hints;
         let inferred = parse_system::infer(&payloads, hints.cpus, hints.energy_devices);
-        let layout = match (inferred, hints.cpus) {
-            (Some(layout), _) => (layout, hints.cpus.is_none()),
-            (None, Some(cpus)) => (
+        self.system = match (inferred, hints.cpus) {
+            (Some(layout), _) => SystemState::Settled(layout, hints.cpus.is_none()),
+            (None, Some(cpus)) => SystemState::Settled(
                 SystemLayout {
                     cpus,
                     energy_devices: hints.energy_devices.unwrap_or(5),
@@ -486,38 +509,201 @@ impl StreamParser {
                 false,
             ),
             (None, None) => {
-                let count = self.systems;
-                self.problem(
-                    Severity::DataLoss,
-                    "system-layout-unknown",
-                    Some(first_offset),
-                    count,
-                    "MSG_SYSTEM messages were not decoded: the stream does not say how many CPUs the target has and their lengths do not reveal it. Put a text file named swap.cpus beside the stream holding the CPU count (optionally followed by the energy device count, 3 or 5) and open both".into(),
-                );
-                self.kept.retain(|k| k.id != system);
-                return None;
+                self.window.remove_id(SYSTEM);
+                SystemState::Unknown
             }
         };
-        let mut scratch = System::default();
-        let mut bad: Vec<u64> = Vec::new();
-        for kept in self.kept.iter().filter(|k| k.id == system) {
-            if parse_system::parse_into(self.payload(kept), layout.0, &mut scratch).is_none() {
-                bad.push(kept.offset);
-            }
+    }
+
+    /// The stream is complete: settles MSG_SYSTEM if it is still waiting,
+    /// hands every pending message to `sink` in time order, and says what
+    /// the stream held.
+    pub fn finish(self, sink: &mut impl Sink) -> Summary {
+        self.finish_in(false, sink)
+    }
+
+    /// Everything the stream held, in stream order (nothing is built).
+    pub fn into_parsed(self) -> ParsedStream {
+        let mut frames = Frames(Vec::new());
+        let summary = self.finish_in(true, &mut frames);
+        ParsedStream {
+            frames: frames.0,
+            problems: summary.problems,
+            sequence: summary.sequence,
+            system_layout: summary.system_layout,
+            bytes: summary.bytes,
         }
-        for &offset in &bad {
+    }
+
+    fn finish_in(mut self, stream_order: bool, sink: &mut impl Sink) -> Summary {
+        let truncated = (!self.buffer.is_empty() && !self.resyncing).then(|| Problem {
+            severity: Severity::DataLoss,
+            kind: "truncated-message",
+            offset: Some(self.base),
+            count: 1,
+            message: format!(
+                "the stream ends inside a message ({} bytes of it are there); that message was lost",
+                self.buffer.len()
+            ),
+        });
+        let bytes = self.base + self.buffer.len() as u64;
+        if self.system == SystemState::Waiting && self.systems > 0 {
+            self.settle_system();
+        }
+        if stream_order {
+            self.window.sort_by_offset();
+        }
+        self.release(true, sink);
+        // Found as messages left the window: put back in stream order (one
+        // problem per offset at most, so the order is the stream's).
+        self.problems.sort_by_key(|p| p.offset);
+        self.problems.extend(truncated);
+        if let (SystemState::Unknown, Some(first)) = (self.system, self.first_system) {
+            let count = self.systems;
             self.problem(
                 Severity::DataLoss,
-                "bad-payload",
-                Some(offset),
-                1,
-                "messages whose payload is shorter than its fields or malformed were skipped (first: MSG_SYSTEM)".into(),
+                "system-layout-unknown",
+                Some(first),
+                count,
+                "MSG_SYSTEM messages were not decoded: the stream does not say how many CPUs the target has and their lengths do not reveal it. Put a text file named swap.cpus beside the stream holding the CPU count (optionally followed by the energy device count, 3 or 5) and open both".into(),
             );
         }
-        if !bad.is_empty() {
-            self.kept
-                .retain(|k| k.id != system || bad.binary_search(&k.offset).is_err());
+        let mut bad_systems = std::mem::take(&mut self.bad_systems);
+        bad_systems.sort_unstable();
+        for offset in bad_systems {
+            bad_payload(&mut self.problems, ids::SYSTEM, offset);
         }
-        Some(layout)
+        let system_layout = match self.system {
+            SystemState::Settled(layout, inferred) => Some((layout, inferred)),
+            _ => None,
+        };
+        Summary {
+            problems: self.problems,
+            sequence: self.sequence.summary(),
+            system_layout,
+            bytes,
+            messages: self.messages,
+            legacy_calls: self.any_legacy,
+            late: if stream_order { 0 } else { self.late },
+            first_late: if stream_order { None } else { self.first_late },
+        }
+    }
+}
+
+/// Records a message whose fields do not fit its payload.
+fn bad_payload(problems: &mut Vec<Problem>, id: u32, offset: u64) {
+    let name = ids::name(id).unwrap_or("a message");
+    problems.push(Problem {
+        severity: Severity::DataLoss,
+        kind: "bad-payload",
+        offset: Some(offset),
+        count: 1,
+        message: format!("messages whose payload is shorter than its fields or malformed were skipped (first: {name})"),
+    });
+}
+
+/// A sink that keeps every message as a frame.
+struct Frames(Vec<Located>);
+
+impl Sink for Frames {
+    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize) {
+        self.0.push(Located {
+            offset,
+            frame: Frame {
+                seq,
+                time: WireTime {
+                    sec: (time / 1_000_000_000) as u32,
+                    nsec: (time % 1_000_000_000) as u32,
+                },
+                message: Message::System(system.clone()),
+                slack: slack as u32,
+            },
+        });
+    }
+
+    fn frame(&mut self, frame: &Frame, offset: u64) {
+        self.0.push(Located {
+            offset,
+            frame: frame.clone(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::build::Build;
+    use super::*;
+
+    /// MSG_TERMINATE of pid 7 at each of `seconds`, in that stream order.
+    fn terminations(seconds: &[u32]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (seq, &sec) in seconds.iter().enumerate() {
+            let header = Header {
+                id: ids::TERMINATE,
+                seq: seq as u32,
+                sec,
+                nsec: 0,
+                len: 4,
+            };
+            out.extend_from_slice(&header.to_bytes());
+            out.extend_from_slice(&7u32.to_le_bytes());
+        }
+        out
+    }
+
+    fn decode(bytes: &[u8], window: usize) -> (Summary, Vec<i64>) {
+        let mut parser = StreamParser::new(SystemHints::default(), window);
+        let mut build = Build::new("s.swap", bytes.len() as u64);
+        for chunk in bytes.chunks(50) {
+            parser.feed(chunk, &mut build);
+        }
+        let summary = parser.finish(&mut build);
+        let late = (summary.late, summary.first_late);
+        let trace = build.finish(summary);
+        let times = trace.threads[0].instants.time.clone();
+        let out_of_order = trace
+            .diagnostics
+            .iter()
+            .find(|d| d.kind == "out-of-order")
+            .map(|d| (d.count, d.offset));
+        assert_eq!(out_of_order, (late.0 > 0).then_some(late));
+        (
+            Summary {
+                late: late.0,
+                first_late: late.1,
+                ..Summary::default()
+            },
+            times,
+        )
+    }
+
+    #[test]
+    fn a_message_within_the_window_is_put_in_time_order() {
+        let mut seconds: Vec<u32> = (10..40).collect();
+        // Second 12 again after second 20: 11 messages late, within the 16
+        // the window holds.
+        seconds.insert(11, 12);
+        let (summary, times) = decode(&terminations(&seconds), 64);
+        assert_eq!(summary.late, 0);
+        assert!(times.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(times.len(), 31);
+    }
+
+    #[test]
+    fn a_message_later_than_the_window_is_kept_and_counted() {
+        let mut seconds: Vec<u32> = (10..40).collect();
+        seconds.push(5);
+        let bytes = terminations(&seconds);
+        let (summary, times) = decode(&bytes, 64);
+        // 16 payloads of 4 bytes fill the window: the message of second 5
+        // comes after second 23 was built.
+        assert_eq!(summary.late, 1);
+        assert_eq!(summary.first_late, Some(30 * 24));
+        // Kept, at its own time (markers are sorted when the trace ends).
+        assert_eq!(times.len(), 31);
+        assert_eq!(times[0], 5_000_000_000);
+        // The same stream, whole in the window: nothing is late.
+        let (summary, _) = decode(&bytes, usize::MAX);
+        assert_eq!(summary.late, 0);
     }
 }

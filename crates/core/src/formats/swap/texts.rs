@@ -14,6 +14,9 @@ use crate::model::{StrId, Value as FieldValue};
 /// never repeat gains nothing from it and should not pay memory for it).
 const CAP: usize = 1 << 16;
 
+/// Numbers below this have their decimal text in a table.
+const SMALL: u64 = 256;
+
 /// How a number is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Number {
@@ -30,6 +33,10 @@ pub enum Number {
 pub struct Texts {
     /// Field keys by the address and length of their `'static` text.
     keys: FastMap<(usize, usize), StrId>,
+    /// The same, direct-mapped by address in front of `keys`.
+    recent_keys: [Option<((usize, usize), StrId)>; 32],
+    /// Decimal texts of the numbers below [`SMALL`], by number.
+    small: Vec<Option<StrId>>,
     /// Argument lists (or one value) by their values.
     values: FastMap<Vec<Value>, StrId>,
     /// `library+0x…` names by pid and address; emptied when mappings change.
@@ -44,16 +51,34 @@ impl Texts {
     }
 }
 
-impl Build<'_> {
+impl Build {
     /// The interned key `key`.
+    #[inline]
     pub fn key(&mut self, key: &'static str) -> StrId {
         // The address and the length of a text identify its content.
         let at = (key.as_ptr() as usize, key.len());
-        if let Some(&id) = self.texts.keys.get(&at) {
-            return id;
+        let slot = (at.0 >> 3) % self.texts.recent_keys.len();
+        match self.texts.recent_keys.get(slot) {
+            Some(Some((k, id))) if *k == at => *id,
+            _ => self.key_missed(key, at, slot),
         }
-        let id = self.b.intern(key);
-        self.texts.keys.insert(at, id);
+    }
+
+    /// [`Build::key`] past its direct-mapped table (kept out of line so the
+    /// common case stays small).
+    #[inline(never)]
+    fn key_missed(&mut self, key: &'static str, at: (usize, usize), slot: usize) -> StrId {
+        let id = match self.texts.keys.get(&at) {
+            Some(&id) => id,
+            None => {
+                let id = self.b.intern(key);
+                self.texts.keys.insert(at, id);
+                id
+            }
+        };
+        if let Some(recent) = self.texts.recent_keys.get_mut(slot) {
+            *recent = Some((at, id));
+        }
         id
     }
 
@@ -83,7 +108,18 @@ impl Build<'_> {
     }
 
     /// The interned text of a number.
+    #[inline]
     pub fn number(&mut self, how: Number, n: u64) -> StrId {
+        let small = (how == Number::Decimal && n < SMALL).then_some(n as usize);
+        match small.and_then(|n| self.texts.small.get(n)) {
+            Some(Some(id)) => *id,
+            _ => self.number_missed(how, n, small),
+        }
+    }
+
+    /// [`Build::number`] past its table of small numbers.
+    #[inline(never)]
+    fn number_missed(&mut self, how: Number, n: u64, small: Option<usize>) -> StrId {
         if let Some(&id) = self.texts.numbers.get(&(how, n)) {
             return id;
         }
@@ -93,7 +129,14 @@ impl Build<'_> {
             Number::Float => f64::from_bits(n).to_string(),
         };
         let id = self.b.intern(&text);
-        if self.texts.numbers.len() < CAP {
+        if let Some(n) = small {
+            if self.texts.small.len() <= n {
+                self.texts.small.resize(n + 1, None);
+            }
+            if let Some(slot) = self.texts.small.get_mut(n) {
+                *slot = Some(id);
+            }
+        } else if self.texts.numbers.len() < CAP {
             self.texts.numbers.insert((how, n), id);
         }
         id

@@ -96,6 +96,36 @@ impl Value {
         })
     }
 
+    /// Steps over one value as [`Value::read`] would read it, without
+    /// building it: `None` where `read` fails, else whether the value's
+    /// text, if any, reads as UTF-8 without replacement characters.
+    pub fn skip(r: &mut Reader) -> Option<bool> {
+        let size = match r.u8()? {
+            b'b' | b'c' => 1,
+            b'd' | b'f' => 4,
+            b'x' | b'p' | b'w' => 8,
+            b's' => {
+                let text = r.until_nul()?;
+                return Some(
+                    std::str::from_utf8(text)
+                        .is_ok_and(|t| !t.contains(char::REPLACEMENT_CHARACTER)),
+                );
+            }
+            b'v' | b'n' => 0,
+            b'D' | b'F' => {
+                r.u64()?;
+                4 * r.count(4)? as usize
+            }
+            b'W' => {
+                r.u64()?;
+                8 * r.count(8)? as usize
+            }
+            _ => return None,
+        };
+        r.take(size)?;
+        Some(true)
+    }
+
     /// Reads up to `count` values, stopping early at an unknown type
     /// character or the end of the payload (the probe library counts letters
     /// it could not pack). The second result is false when fewer than
