@@ -189,6 +189,18 @@ async function waitForState(page, want, timeout = 60_000) {
     error: document.querySelector('#error')?.textContent?.trim() || '',
   }));
   assert.equal(state, want, `page state is '${state}', expected '${want}'${error ? `; #error says: ${error}` : ''}`);
+  if (want === 'ready') {
+    // The timeline takes its size from a ResizeObserver, so its first frame
+    // comes a frame or two after 'ready': tests that read it wait for that.
+    // (A trace without spans never sets first_draw_ms: give up waiting after 5 s.)
+    await page
+      .waitForFunction(
+        () => !document.querySelector('canvas#flamechart') || window.flamedrop.timings().first_draw_ms != null,
+        null,
+        { timeout: 5_000 },
+      )
+      .catch(() => {});
+  }
 }
 
 /** window.flamedrop.report(), as plain JSON (a Map or BigInt would not equal the CLI's JSON). */
