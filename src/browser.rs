@@ -10,6 +10,17 @@ pub fn describe(error: JsValue) -> String {
     error.as_string().unwrap_or_else(|| format!("{error:?}"))
 }
 
+/// The canvas's 2D drawing context, if the browser gives one.
+pub fn context_2d(
+    canvas: &web_sys::HtmlCanvasElement,
+) -> Option<web_sys::CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+}
+
 /// `performance.now()` in the page (0 where there is no clock).
 pub fn now() -> f64 {
     web_sys::window()

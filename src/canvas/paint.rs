@@ -822,12 +822,7 @@ pub fn warm_text() {
     };
     canvas.set_width(64);
     canvas.set_height(16);
-    let Some(ctx) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-    else {
+    let Some(ctx) = crate::browser::context_2d(&canvas) else {
         return;
     };
     let sample =

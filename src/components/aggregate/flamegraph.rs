@@ -13,7 +13,7 @@ use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::{StrId, StringTable};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, ResizeObserver};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, ResizeObserver};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -290,12 +290,7 @@ impl FlameGraph {
         let style = canvas.style();
         let _ = style.set_property("width", &format!("{}px", self.width));
         let _ = style.set_property("height", &format!("{}px", self.height));
-        let Some(g) = canvas
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-        else {
+        let Some(g) = crate::browser::context_2d(&canvas) else {
             return;
         };
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);

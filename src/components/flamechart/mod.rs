@@ -25,9 +25,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use lanes_list::LanesList;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{
-    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver,
-};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
 use yew::prelude::*;
 
 /// How far from the left a click on a lane header toggles the lane.
@@ -792,12 +790,7 @@ impl FlameChart {
             canvas.set_width(w);
             canvas.set_height(h);
         }
-        let Some(g) = canvas
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-        else {
+        let Some(g) = crate::browser::context_2d(&canvas) else {
             return;
         };
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
