@@ -46,8 +46,12 @@ pub fn file_name(path: &str) -> &str {
 pub enum LoadError {
     /// Nothing was offered.
     NoFiles,
-    /// None of the files looks like a trace flamedrop reads.
-    UnknownFormat { files: Vec<String> },
+    /// None of the files looks like a trace flamedrop reads; `expected`
+    /// names the formats it does read (from the registry).
+    UnknownFormat {
+        files: Vec<String>,
+        expected: String,
+    },
     /// The files are a known tool's output in a version flamedrop cannot show.
     Unsupported { format: Format, reason: String },
     /// An archive could not be expanded (damaged, too big, empty).
@@ -61,14 +65,18 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::NoFiles => write!(f, "no files were given"),
             LoadError::Archive(message) | LoadError::Split(message) => write!(f, "{message}"),
-            LoadError::UnknownFormat { files } => {
+            LoadError::UnknownFormat { files, expected } => {
                 let shown: Vec<&str> = files.iter().take(5).map(String::as_str).collect();
                 let more = files.len().saturating_sub(shown.len());
                 write!(
                     f,
-                    "not a trace flamedrop can read: {}{} (expected a uftrace.data folder, Scaler, SWAP, sp-rtrace or SELogger output)",
+                    "not a trace flamedrop can read: {}{} (expected {expected})",
                     shown.join(", "),
-                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
                 )
             }
             LoadError::Unsupported { format, reason } => {

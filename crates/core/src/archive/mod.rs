@@ -124,7 +124,7 @@ pub fn expand(
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<Vec<Diagnostic>, ArchiveError> {
-    let name = crate::input::file_name(path);
+    let name = crate::decoder::file_name(path);
     let dir = path[..path.len() - name.len()].to_owned();
     let head = &data[..data.len().min(ARCHIVE_PROBE_BYTES)];
     let mut out = Expansion {
@@ -305,7 +305,7 @@ pub fn expand_in_memory(
     let mut diagnostics = Vec::new();
     for (path, data) in files {
         let head = &data[..data.len().min(ARCHIVE_PROBE_BYTES)];
-        if kind(crate::input::file_name(&path), head).is_none() {
+        if kind(crate::decoder::file_name(&path), head).is_none() {
             out.push((path, data));
             continue;
         }

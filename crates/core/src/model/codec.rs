@@ -174,24 +174,11 @@ pub fn decode(bytes: &[u8]) -> Option<Trace> {
 }
 
 fn format_code(f: Format) -> u8 {
-    match f {
-        Format::Uftrace => 1,
-        Format::Scaler => 2,
-        Format::Swap => 3,
-        Format::SpRtrace => 4,
-        Format::Selogger => 5,
-    }
+    f.code()
 }
 
 fn format_from(code: u8) -> Option<Format> {
-    Some(match code {
-        1 => Format::Uftrace,
-        2 => Format::Scaler,
-        3 => Format::Swap,
-        4 => Format::SpRtrace,
-        5 => Format::Selogger,
-        _ => return None,
-    })
+    Format::from_code(code)
 }
 
 fn unit_code(u: TimeUnit) -> u8 {

@@ -29,7 +29,8 @@ pub use strings::{StrId, StringTable};
 
 use serde::{Deserialize, Serialize};
 
-/// Which tracer wrote the input.
+/// Which tracer wrote the input. Each one has a row in the format registry
+/// (`formats::FORMATS`), which detects and opens it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
@@ -38,9 +39,24 @@ pub enum Format {
     Swap,
     SpRtrace,
     Selogger,
+    /// The test-only example of the "how to add a format" recipe.
+    #[cfg(feature = "example-format")]
+    Example,
 }
 
 impl Format {
+    /// Every format, in the order of their codes in the model's binary codec
+    /// (1, 2, …): a new format goes at the end.
+    pub const ALL: &'static [Format] = &[
+        Format::Uftrace,
+        Format::Scaler,
+        Format::Swap,
+        Format::SpRtrace,
+        Format::Selogger,
+        #[cfg(feature = "example-format")]
+        Format::Example,
+    ];
+
     /// The name used in reports and on the page.
     pub fn name(self) -> &'static str {
         match self {
@@ -49,7 +65,21 @@ impl Format {
             Format::Swap => "swap",
             Format::SpRtrace => "sp-rtrace",
             Format::Selogger => "selogger",
+            #[cfg(feature = "example-format")]
+            Format::Example => "example",
         }
+    }
+
+    /// The format's code in the binary codec: its place in [`Format::ALL`]
+    /// from 1 (0 means "no format").
+    pub fn code(self) -> u8 {
+        let place = Format::ALL.iter().position(|&f| f == self).unwrap_or(0);
+        u8::try_from(place + 1).unwrap_or(0)
+    }
+
+    /// The format of codec code `code`, if there is one.
+    pub fn from_code(code: u8) -> Option<Format> {
+        Format::ALL.get(usize::from(code).checked_sub(1)?).copied()
     }
 }
 

@@ -19,7 +19,7 @@ mod packets;
 mod session;
 mod tables;
 
-use crate::input::{file_name, Decoder, FileProbe};
+use crate::decoder::{file_name, Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use framing::{Event, Framer};
 use handshake::HandshakeError;

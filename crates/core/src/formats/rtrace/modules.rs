@@ -10,7 +10,7 @@
 //! executable segment's virtual address is added, as the loader mapped it.
 
 use super::elf::ElfSymbols;
-use crate::input::file_name;
+use crate::decoder::file_name;
 use std::collections::HashMap;
 
 /// One executable mapping (an MMAP packet).

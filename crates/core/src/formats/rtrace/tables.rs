@@ -161,8 +161,8 @@ fn attachment_table(session: &Session, dropped: &[String]) -> Table {
             .attachments
             .iter()
             .map(|(name, path)| {
-                let file = crate::input::file_name(path);
-                let present = dropped.iter().any(|d| crate::input::file_name(d) == file);
+                let file = crate::decoder::file_name(path);
+                let present = dropped.iter().any(|d| crate::decoder::file_name(d) == file);
                 vec![
                     name.clone(),
                     path.clone(),

@@ -17,7 +17,7 @@ mod tree;
 
 pub use sync::sync_table;
 
-use crate::input::{Decoder, FileProbe};
+use crate::decoder::{Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use records::{RecordReader, Stop};
 use std::collections::HashMap;
@@ -249,7 +249,7 @@ impl ScalerDecoder {
         });
         let exe_name = exe
             .as_deref()
-            .map(crate::input::file_name)
+            .map(crate::decoder::file_name)
             .unwrap_or_default()
             .to_owned();
         let process = builder.process("?", &exe_name);

@@ -52,7 +52,7 @@ impl SymbolFile {
     /// The base name of image `file`'s path.
     pub fn library(&self, file: i64) -> Option<&str> {
         let path = &self.images.get(&file)?.file_name;
-        let base = crate::input::file_name(path);
+        let base = crate::decoder::file_name(path);
         (!base.is_empty()).then_some(base)
     }
 }

@@ -19,7 +19,7 @@ mod summary;
 mod text;
 mod tolerant_json;
 
-use crate::input::{Decoder, FileProbe};
+use crate::decoder::{Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;

@@ -3,7 +3,7 @@
 //! no symbols, so that is as far as a name goes.
 
 use super::messages::{Mapping, ProcessInfo};
-use crate::input::file_name;
+use crate::decoder::file_name;
 use std::collections::HashMap;
 
 /// Executable mappings per pid.

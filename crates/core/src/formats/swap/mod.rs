@@ -31,7 +31,7 @@ mod texts;
 pub mod values;
 pub mod window;
 
-use crate::input::{Decoder, FileProbe};
+use crate::decoder::{Decoder, FileProbe};
 use crate::model::{Format, Severity, Trace};
 use build::Build;
 use framing::Header;

@@ -16,7 +16,7 @@ mod resolve;
 mod symbols;
 mod task;
 
-use crate::input::{file_name, Decoder, FileProbe};
+use crate::decoder::{file_name, Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use replay::{Shared, TaskStream};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
