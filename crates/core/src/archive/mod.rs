@@ -10,6 +10,8 @@
 //! cut short) are skipped and reported as [`Diagnostic`]s; archives inside
 //! archives are passed on as plain files.
 
+#![deny(clippy::indexing_slicing)]
+
 mod gzip;
 mod tar;
 mod zip;
@@ -125,8 +127,8 @@ pub fn expand(
     sink: &mut dyn Sink,
 ) -> Result<Vec<Diagnostic>, ArchiveError> {
     let name = crate::decoder::file_name(path);
-    let dir = path[..path.len() - name.len()].to_owned();
-    let head = &data[..data.len().min(ARCHIVE_PROBE_BYTES)];
+    let dir = path.strip_suffix(name).unwrap_or_default().to_owned();
+    let head = data.get(..ARCHIVE_PROBE_BYTES).unwrap_or(data);
     let mut out = Expansion {
         archive: path.to_owned(),
         dir,
@@ -304,7 +306,7 @@ pub fn expand_in_memory(
     let mut out = Vec::with_capacity(files.len());
     let mut diagnostics = Vec::new();
     for (path, data) in files {
-        let head = &data[..data.len().min(ARCHIVE_PROBE_BYTES)];
+        let head = data.get(..ARCHIVE_PROBE_BYTES).unwrap_or(&data);
         if kind(crate::decoder::file_name(&path), head).is_none() {
             out.push((path, data));
             continue;

@@ -106,47 +106,7 @@ pub(super) fn expand_stream(
     let mut offset: u64 = 0;
     let mut long_name: Option<String> = None;
     let mut header = [0u8; BLOCK];
-    loop {
-        let n = match read_full(reader, &mut header) {
-            Ok(n) => n,
-            Err(e) if offset == 0 => return Err(out.damaged(&e.to_string())),
-            Err(e) => {
-                out.note(
-                    "tar-truncated",
-                    Severity::DataLoss,
-                    format!("the archive cannot be read past this point: {e}"),
-                    Some(offset),
-                );
-                return Ok(());
-            }
-        };
-        if n == 0 {
-            return Ok(()); // ended without the two zero blocks: tolerated
-        }
-        if n < BLOCK {
-            out.note(
-                "tar-truncated",
-                Severity::DataLoss,
-                format!("the archive ends inside a header ({n} of 512 bytes)"),
-                Some(offset),
-            );
-            return Ok(());
-        }
-        if header.iter().all(|&b| b == 0) {
-            return Ok(()); // end of archive
-        }
-        if !checksum_ok(&header) {
-            if offset == 0 {
-                return Err(out.damaged("the first header's checksum is wrong"));
-            }
-            out.note(
-                "tar-bad-header",
-                Severity::DataLoss,
-                "a header's checksum is wrong; the rest of the archive is skipped".to_owned(),
-                Some(offset),
-            );
-            return Ok(());
-        }
+    while read_header(reader, &mut header, offset, out)? {
         let size = header.get(124..136).and_then(octal).unwrap_or(0);
         let kind = header.get(156).copied().unwrap_or(0);
         let header_offset = offset;
@@ -167,30 +127,8 @@ pub(super) fn expand_stream(
             }
             b'0' | 0 | b'7' => {
                 let name = long_name.take().unwrap_or_else(|| full_name(&header));
-                let mut counting = Counting {
-                    inner: &mut *reader,
-                    count: 0,
-                };
-                if out.begin(&name)? {
-                    let mut entry = (&mut counting).take(size);
-                    let failure = out.copy(&mut entry)?;
-                    out.end()?;
-                    if counting.count < size {
-                        let why = failure.map(|f| format!(" ({f})")).unwrap_or_default();
-                        out.note(
-                            "tar-entry-truncated",
-                            Severity::DataLoss,
-                            format!(
-                                "{name} is cut short: {} of {size} bytes{why}",
-                                counting.count
-                            ),
-                            Some(header_offset),
-                        );
-                        return Ok(());
-                    }
-                } else {
-                    std::io::copy(&mut (&mut counting).take(size), &mut std::io::sink())
-                        .map_err(|e| out.damaged(&e.to_string()))?;
+                if !read_file(reader, &name, size, header_offset, out)? {
+                    return Ok(());
                 }
                 skip(reader, padded - size, out, offset + size)?;
             }
@@ -202,6 +140,95 @@ pub(super) fn expand_stream(
         }
         offset += padded;
     }
+    Ok(())
+}
+
+/// Reads the header block at `offset`; false at the end of the archive, or
+/// where it cannot be read any further (noted).
+fn read_header(
+    reader: &mut dyn Read,
+    header: &mut [u8; BLOCK],
+    offset: u64,
+    out: &mut Expansion,
+) -> Result<bool, ArchiveError> {
+    let n = match read_full(reader, header) {
+        Ok(n) => n,
+        Err(e) if offset == 0 => return Err(out.damaged(&e.to_string())),
+        Err(e) => {
+            out.note(
+                "tar-truncated",
+                Severity::DataLoss,
+                format!("the archive cannot be read past this point: {e}"),
+                Some(offset),
+            );
+            return Ok(false);
+        }
+    };
+    if n == 0 {
+        return Ok(false); // ended without the two zero blocks: tolerated
+    }
+    if n < BLOCK {
+        out.note(
+            "tar-truncated",
+            Severity::DataLoss,
+            format!("the archive ends inside a header ({n} of 512 bytes)"),
+            Some(offset),
+        );
+        return Ok(false);
+    }
+    if header.iter().all(|&b| b == 0) {
+        return Ok(false); // end of archive
+    }
+    if !checksum_ok(header) {
+        if offset == 0 {
+            return Err(out.damaged("the first header's checksum is wrong"));
+        }
+        out.note(
+            "tar-bad-header",
+            Severity::DataLoss,
+            "a header's checksum is wrong; the rest of the archive is skipped".to_owned(),
+            Some(offset),
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Expands the `size` bytes of the regular file `name` (or skips them when
+/// it is not wanted); false when the archive ends inside it (noted).
+fn read_file(
+    reader: &mut dyn Read,
+    name: &str,
+    size: u64,
+    header_offset: u64,
+    out: &mut Expansion,
+) -> Result<bool, ArchiveError> {
+    let mut counting = Counting {
+        inner: reader,
+        count: 0,
+    };
+    if !out.begin(name)? {
+        std::io::copy(&mut (&mut counting).take(size), &mut std::io::sink())
+            .map_err(|e| out.damaged(&e.to_string()))?;
+        return Ok(true);
+    }
+    let mut entry = (&mut counting).take(size);
+    let failure = out.copy(&mut entry)?;
+    out.end()?;
+    if counting.count < size {
+        let why = failure.map(|f| format!(" ({f})")).unwrap_or_default();
+        out.note(
+            "tar-entry-truncated",
+            Severity::DataLoss,
+            format!(
+                "{name} is cut short: {} of {size} bytes{why}",
+                counting.count
+            ),
+            Some(header_offset),
+        );
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// The entry name: ustar's prefix and name joined.

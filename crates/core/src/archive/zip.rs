@@ -3,8 +3,9 @@
 //! (a cut download), files are found by walking the local headers instead.
 
 use super::{ArchiveError, Expansion};
+use crate::formats::common::Endian::Little as LE;
+use crate::formats::common::{u16_at, u32_at, u64_at};
 use crate::model::Severity;
-use byteorder::{ByteOrder, LittleEndian as LE};
 use flate2::read::DeflateDecoder;
 use flate2::CrcReader;
 use std::io::Read;
@@ -23,18 +24,6 @@ struct Entry {
     crc: u32,
     compressed: u64,
     local_offset: u64,
-}
-
-fn u16_at(data: &[u8], at: usize) -> Option<u16> {
-    data.get(at..at.checked_add(2)?).map(LE::read_u16)
-}
-
-fn u32_at(data: &[u8], at: usize) -> Option<u32> {
-    data.get(at..at.checked_add(4)?).map(LE::read_u32)
-}
-
-fn u64_at(data: &[u8], at: usize) -> Option<u64> {
-    data.get(at..at.checked_add(8)?).map(LE::read_u64)
 }
 
 pub(super) fn expand(data: &[u8], out: &mut Expansion) -> Result<(), ArchiveError> {
@@ -64,40 +53,40 @@ fn find_end(data: &[u8]) -> Option<usize> {
     let first = last.saturating_sub(0xffff);
     (first..=last)
         .rev()
-        .find(|&at| u32_at(data, at) == Some(END))
+        .find(|&at| u32_at(data, at, LE) == Some(END))
 }
 
 fn central_directory(data: &[u8]) -> Option<Vec<Entry>> {
     let end = find_end(data)?;
-    let mut count = u64::from(u16_at(data, end + 10)?);
-    let mut offset = u64::from(u32_at(data, end + 16)?);
+    let mut count = u64::from(u16_at(data, end + 10, LE)?);
+    let mut offset = u64::from(u32_at(data, end + 16, LE)?);
     if count == 0xffff || offset == 0xffff_ffff {
         let locator = end.checked_sub(20)?;
-        if u32_at(data, locator) == Some(END64_LOCATOR) {
-            let end64 = usize::try_from(u64_at(data, locator + 8)?).ok()?;
-            if u32_at(data, end64) != Some(END64) {
+        if u32_at(data, locator, LE) == Some(END64_LOCATOR) {
+            let end64 = usize::try_from(u64_at(data, locator + 8, LE)?).ok()?;
+            if u32_at(data, end64, LE) != Some(END64) {
                 return None;
             }
-            count = u64_at(data, end64 + 32)?;
-            offset = u64_at(data, end64 + 48)?;
+            count = u64_at(data, end64 + 32, LE)?;
+            offset = u64_at(data, end64 + 48, LE)?;
         }
     }
     let mut at = usize::try_from(offset).ok()?;
     // Each central record takes at least 46 bytes: a count beyond that is a lie.
     let mut entries = Vec::with_capacity(usize::try_from(count).ok()?.min(data.len() / 46));
     for _ in 0..count {
-        if u32_at(data, at)? != CENTRAL {
+        if u32_at(data, at, LE)? != CENTRAL {
             return None;
         }
-        let flags = u16_at(data, at + 8)?;
-        let method = u16_at(data, at + 10)?;
-        let crc = u32_at(data, at + 16)?;
-        let mut compressed = u64::from(u32_at(data, at + 20)?);
-        let uncompressed = u32_at(data, at + 24)?;
-        let name_len = usize::from(u16_at(data, at + 28)?);
-        let extra_len = usize::from(u16_at(data, at + 30)?);
-        let comment_len = usize::from(u16_at(data, at + 32)?);
-        let mut local_offset = u64::from(u32_at(data, at + 42)?);
+        let flags = u16_at(data, at + 8, LE)?;
+        let method = u16_at(data, at + 10, LE)?;
+        let crc = u32_at(data, at + 16, LE)?;
+        let mut compressed = u64::from(u32_at(data, at + 20, LE)?);
+        let uncompressed = u32_at(data, at + 24, LE)?;
+        let name_len = usize::from(u16_at(data, at + 28, LE)?);
+        let extra_len = usize::from(u16_at(data, at + 30, LE)?);
+        let comment_len = usize::from(u16_at(data, at + 32, LE)?);
+        let mut local_offset = u64::from(u32_at(data, at + 42, LE)?);
         let name_at = at + 46;
         let name = String::from_utf8_lossy(data.get(name_at..name_at + name_len)?).into_owned();
         let extra = data.get(name_at + name_len..name_at + name_len + extra_len)?;
@@ -107,11 +96,11 @@ fn central_directory(data: &[u8]) -> Option<Vec<Entry>> {
                 z = z.get(8..).unwrap_or(&[]);
             }
             if compressed == 0xffff_ffff {
-                compressed = u64_at(z, 0).unwrap_or(compressed);
+                compressed = u64_at(z, 0, LE).unwrap_or(compressed);
                 z = z.get(8..).unwrap_or(&[]);
             }
             if local_offset == 0xffff_ffff {
-                local_offset = u64_at(z, 0).unwrap_or(local_offset);
+                local_offset = u64_at(z, 0, LE).unwrap_or(local_offset);
             }
         }
         entries.push(Entry {
@@ -130,8 +119,8 @@ fn central_directory(data: &[u8]) -> Option<Vec<Entry>> {
 /// The body of the zip64 extra block (id 1), if present.
 fn zip64_extra(mut extra: &[u8]) -> Option<&[u8]> {
     while extra.len() >= 4 {
-        let id = u16_at(extra, 0)?;
-        let len = usize::from(u16_at(extra, 2)?);
+        let id = u16_at(extra, 0, LE)?;
+        let len = usize::from(u16_at(extra, 2, LE)?);
         let body = extra.get(4..4 + len)?;
         if id == 1 {
             return Some(body);
@@ -147,14 +136,14 @@ fn zip64_extra(mut extra: &[u8]) -> Option<&[u8]> {
 fn local_headers(data: &[u8]) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut at = 0usize;
-    while u32_at(data, at) == Some(LOCAL) {
+    while u32_at(data, at, LE) == Some(LOCAL) {
         let (Some(flags), Some(method), Some(crc), Some(size), Some(n), Some(e)) = (
-            u16_at(data, at + 6),
-            u16_at(data, at + 8),
-            u32_at(data, at + 14),
-            u32_at(data, at + 18),
-            u16_at(data, at + 26),
-            u16_at(data, at + 28),
+            u16_at(data, at + 6, LE),
+            u16_at(data, at + 8, LE),
+            u32_at(data, at + 14, LE),
+            u32_at(data, at + 18, LE),
+            u16_at(data, at + 26, LE),
+            u16_at(data, at + 28, LE),
         ) else {
             break;
         };
@@ -194,45 +183,17 @@ fn extract(data: &[u8], entry: &Entry, out: &mut Expansion) -> Result<(), Archiv
     if entry.flags & 1 != 0 {
         return skip(out, "zip-encrypted", "it is encrypted".to_owned());
     }
-    let start = usize::try_from(entry.local_offset).unwrap_or(usize::MAX);
-    let header = (
-        u32_at(data, start),
-        u16_at(data, start + 26),
-        u16_at(data, start + 28),
-    );
-    let (Some(LOCAL), Some(n), Some(e)) = header else {
+    let Some((raw, cut)) = stored_bytes(data, entry) else {
         return skip(
             out,
             "zip-bad-local-header",
             "its local header is damaged".to_owned(),
         );
     };
-    let body = start + 30 + usize::from(n) + usize::from(e);
-    let end = usize::try_from(entry.compressed)
-        .ok()
-        .and_then(|c| body.checked_add(c));
-    let available = data.get(body.min(data.len())..).unwrap_or(&[]);
-    let (raw, cut) = match end.and_then(|end| data.get(body..end)) {
-        Some(raw) => (raw, false),
-        None => (available, true),
-    };
     let mut reader: Box<dyn Read + '_> = match entry.method {
         0 => Box::new(raw),
         8 => Box::new(DeflateDecoder::new(raw)),
-        m => {
-            let name = match m {
-                12 => "bzip2",
-                14 => "LZMA",
-                93 => "zstd",
-                95 => "xz",
-                _ => "an unknown method",
-            };
-            return skip(
-                out,
-                "zip-unsupported-method",
-                format!("it is compressed with {name} (method {m}); flamedrop reads stored and deflated entries"),
-            );
-        }
+        m => return skip(out, "zip-unsupported-method", unsupported(m)),
     };
     if !out.begin(&entry.name)? {
         return Ok(());
@@ -258,4 +219,40 @@ fn extract(data: &[u8], entry: &Entry, out: &mut Expansion) -> Result<(), Archiv
         );
     }
     Ok(())
+}
+
+/// The entry's stored (compressed) bytes after its local header, and
+/// whether the archive ends before all of them; `None` when the local
+/// header is damaged.
+fn stored_bytes<'a>(data: &'a [u8], entry: &Entry) -> Option<(&'a [u8], bool)> {
+    let start = usize::try_from(entry.local_offset).unwrap_or(usize::MAX);
+    let header = (
+        u32_at(data, start, LE),
+        u16_at(data, start.saturating_add(26), LE),
+        u16_at(data, start.saturating_add(28), LE),
+    );
+    let (Some(LOCAL), Some(n), Some(e)) = header else {
+        return None;
+    };
+    let body = start + 30 + usize::from(n) + usize::from(e);
+    let end = usize::try_from(entry.compressed)
+        .ok()
+        .and_then(|c| body.checked_add(c));
+    let available = data.get(body.min(data.len())..).unwrap_or(&[]);
+    Some(match end.and_then(|end| data.get(body..end)) {
+        Some(raw) => (raw, false),
+        None => (available, true),
+    })
+}
+
+/// Why an entry compressed with method `method` is skipped.
+fn unsupported(method: u16) -> String {
+    let name = match method {
+        12 => "bzip2",
+        14 => "LZMA",
+        93 => "zstd",
+        95 => "xz",
+        _ => "an unknown method",
+    };
+    format!("it is compressed with {name} (method {method}); flamedrop reads stored and deflated entries")
 }

@@ -10,9 +10,10 @@
 //! milliseconds (often all equal, or all 0 with `-T`), so they are kept as a
 //! detail instead of being the clock.
 
-use super::matching::{self, Step};
+use super::call_details::{set_bits, Caches, CallTexts, Words};
+use super::matching::{self, Planned, Step};
 use super::modules::Symbolizer;
-use super::packets::{CALL_ALLOC, CALL_FREE};
+use super::packets::CALL_ALLOC;
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -56,130 +57,45 @@ pub fn build(
     symbolizer: &Symbolizer,
 ) -> Outcome {
     let plan = matching::plan(session);
-    let mut slots = resource_slots(session, builder);
-    let mut live: Vec<Vec<LiveBlock>> = slots.iter().map(|_| Vec::new()).collect();
-    // Allocation of each allocating call, by call index.
-    let mut allocations: FastMap<u32, AllocationRef> = FastMap::default();
-    let mut frame_names: FastMap<u64, StrId> = FastMap::default();
-    let mut stacks: FastMap<(u32, u32), u32> = FastMap::default();
-    let mut function_names: Vec<Option<StrId>> = vec![None; session.functions.len()];
-    let mut context_counts = [0u64; 32];
-    let (mut unmatched, mut undefined, mut unknown_types) = (0u64, 0u64, 0u64);
-    let context_names: HashMap<u32, &str> = session
-        .contexts
-        .iter()
-        .map(|(id, name)| (*id, name.as_str()))
-        .collect();
-    let no_backtrace = builder.intern("(no backtrace)");
-    let words = Words::new(builder);
-    let mut caches = Caches::default();
-    // The fields of the call being built, written to the span at once.
-    let mut fields: Vec<(StrId, Value)> = Vec::new();
+    let mut building = Building {
+        session,
+        symbolizer,
+        thread,
+        live: Vec::new(),
+        slots: resource_slots(session, builder),
+        allocations: FastMap::default(),
+        frame_names: FastMap::default(),
+        stacks: FastMap::default(),
+        function_names: vec![None; session.functions.len()],
+        context_counts: [0; 32],
+        unmatched: 0,
+        undefined: 0,
+        unknown_types: 0,
+        context_names: session
+            .contexts
+            .iter()
+            .map(|(id, name)| (*id, name.as_str()))
+            .collect(),
+        no_backtrace: builder.intern("(no backtrace)"),
+        words: Words::new(builder),
+        caches: Caches::default(),
+        fields: Vec::new(),
+    };
+    building.live = building.slots.iter().map(|_| Vec::new()).collect();
     builder.reserve_spans(thread, session.calls.len() as u64);
     builder.reserve_details(thread, detail_count(session, &plan));
-
     for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
-        let ordinal = index as u32 + 1;
-        let time = i64::from(ordinal);
-        let name = match function_names.get_mut(call.function as usize) {
-            Some(Some(name)) => *name,
-            Some(cached) => *cached.insert(builder.intern(session.function(call))),
-            None => builder.intern(session.function(call)),
-        };
-        let span = builder.begin(thread, time, name, 0);
-        builder.end(thread, time + 1);
-        let slot_index = planned.slot as usize;
-        if slot_index >= slots.len() {
-            unknown_types += 1;
-            let label = if unknown_types == matching::MAX_UNREGISTERED_TYPES {
-                "unregistered resources".to_owned()
-            } else {
-                format!("resource {}", call.resource_type)
-            };
-            slots.push(new_slot(builder, &label, ""));
-            live.push(Vec::new());
-        }
-        let (Some(slot), Some(live)) = (slots.get_mut(slot_index), live.get_mut(slot_index)) else {
-            continue;
-        };
-        let texts = CallTexts {
-            words: &words,
-            contexts: &context_names,
-        };
-        fields.clear();
-        texts.add(
-            builder,
-            &mut fields,
-            session,
-            (index as u32, call),
-            slot.name_id,
-            &mut caches,
-        );
-        for bit in set_bits(call.context) {
-            if let Some(count) = context_counts.get_mut(bit as usize) {
-                *count += 1;
-            }
-        }
-        match planned.step {
-            Step::Reference { count, first } => {
-                let text = builder.intern(&format!("count {count} on call #{first}"));
-                fields.push((words.reference, Value::Text(text)));
-            }
-            Step::Allocate { freed_by } => {
-                let stack = *stacks
-                    .entry((call.backtrace, call.function))
-                    .or_insert_with(|| {
-                        let frames: Vec<StrId> = session
-                            .backtrace(call)
-                            .iter()
-                            .rev()
-                            .map(|&a| {
-                                *frame_names
-                                    .entry(a)
-                                    .or_insert_with(|| builder.intern(&symbolizer.frame_name(a)))
-                            })
-                            .collect();
-                        let base = builder
-                            .stack(&frames)
-                            .unwrap_or_else(|| builder.child_stack(NO_PARENT, no_backtrace));
-                        builder.child_stack(base, name)
-                    });
-                let size = block_size(call);
-                let allocation =
-                    builder.allocate(slot.resource, thread, time, size, call.id, stack);
-                slot.live_total = slot.live_total.saturating_add(size);
-                builder.counter_value(slot.counter, time, slot.live_total as f64);
-                let freed_by = if freed_by == 0 {
-                    live.push(LiveBlock {
-                        call: ordinal,
-                        backtrace: call.backtrace,
-                        size,
-                    });
-                    Value::Fixed(words.never)
-                } else {
-                    allocations.insert(index as u32, allocation);
-                    Value::Numbered(words.call_no, freed_by)
-                };
-                fields.push((words.freed_by, freed_by));
-            }
-            Step::Release { block } => {
-                let allocation = allocations.remove(&block).unwrap_or(AllocationRef::MAX);
-                builder.free(slot.resource, allocation, time);
-                let size = session.calls.get(block as usize).map_or(0, block_size);
-                slot.live_total = slot.live_total.saturating_sub(size);
-                builder.counter_value(slot.counter, time, slot.live_total as f64);
-                fields.push((words.frees, Value::Numbered(words.call_no, block + 1)));
-            }
-            Step::Unmatched => {
-                unmatched += 1;
-                builder.unmatched_free(slot.resource);
-                fields.push((words.frees, Value::Fixed(words.nothing)));
-            }
-            Step::Undefined => undefined += 1,
-        }
-        builder.details(thread, span, &fields);
+        building.call(builder, index as u32, call, planned);
     }
-
+    let Building {
+        slots,
+        live,
+        context_counts,
+        unmatched,
+        undefined,
+        unknown_types,
+        ..
+    } = building;
     report_counts(builder, unmatched, undefined, unknown_types);
     let context_calls = (0..32u32)
         .zip(context_counts)
@@ -193,21 +109,191 @@ pub fn build(
     }
 }
 
+/// What [`build`] keeps while it walks the calls.
+struct Building<'s> {
+    session: &'s Session,
+    symbolizer: &'s Symbolizer<'s>,
+    thread: ThreadRef,
+    slots: Vec<ResourceSlot>,
+    live: Vec<Vec<LiveBlock>>,
+    /// Allocation of each allocating call, by call index.
+    allocations: FastMap<u32, AllocationRef>,
+    frame_names: FastMap<u64, StrId>,
+    stacks: FastMap<(u32, u32), u32>,
+    function_names: Vec<Option<StrId>>,
+    context_counts: [u64; 32],
+    unmatched: u64,
+    undefined: u64,
+    unknown_types: u64,
+    context_names: HashMap<u32, &'s str>,
+    no_backtrace: StrId,
+    words: Words,
+    caches: Caches,
+    /// The fields of the call being built, written to the span at once.
+    fields: Vec<(StrId, Value)>,
+}
+
+impl Building<'_> {
+    /// Call `index`: its span with details, and its step on its resource.
+    fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &Call, planned: &Planned) {
+        let ordinal = index + 1;
+        let time = i64::from(ordinal);
+        let name = self.function_name(builder, call);
+        let span = builder.begin(self.thread, time, name, 0);
+        builder.end(self.thread, time + 1);
+        let slot_index = planned.slot as usize;
+        if slot_index >= self.slots.len() {
+            self.unknown_types += 1;
+            let label = if self.unknown_types == matching::MAX_UNREGISTERED_TYPES {
+                "unregistered resources".to_owned()
+            } else {
+                format!("resource {}", call.resource_type)
+            };
+            self.slots.push(new_slot(builder, &label, ""));
+            self.live.push(Vec::new());
+        }
+        let Some(resource_name) = self.slots.get(slot_index).map(|s| s.name_id) else {
+            return;
+        };
+        let texts = CallTexts {
+            words: &self.words,
+            contexts: &self.context_names,
+        };
+        self.fields.clear();
+        texts.add(
+            builder,
+            &mut self.fields,
+            self.session,
+            (index, call),
+            resource_name,
+            &mut self.caches,
+        );
+        for bit in set_bits(call.context) {
+            if let Some(count) = self.context_counts.get_mut(bit as usize) {
+                *count += 1;
+            }
+        }
+        self.step(builder, (index, call), name, slot_index, planned.step);
+        builder.details(self.thread, span, &self.fields);
+    }
+
+    /// The interned name of the call's function.
+    fn function_name(&mut self, builder: &mut TraceBuilder, call: &Call) -> StrId {
+        match self.function_names.get_mut(call.function as usize) {
+            Some(Some(name)) => *name,
+            Some(cached) => *cached.insert(builder.intern(self.session.function(call))),
+            None => builder.intern(self.session.function(call)),
+        }
+    }
+
+    /// What the call does to its resource (slot `slot`), as the plan says.
+    fn step(
+        &mut self,
+        builder: &mut TraceBuilder,
+        (index, call): (u32, &Call),
+        name: StrId,
+        slot: usize,
+        step: Step,
+    ) {
+        let time = i64::from(index + 1);
+        let words = &self.words;
+        match step {
+            Step::Reference { count, first } => {
+                let text = builder.intern(&format!("count {count} on call #{first}"));
+                self.fields.push((words.reference, Value::Text(text)));
+            }
+            Step::Allocate { freed_by } => {
+                let freed_by = self.allocate(builder, (index, call), name, slot, freed_by);
+                self.fields.push((self.words.freed_by, freed_by));
+            }
+            Step::Release { block } => {
+                let allocation = self
+                    .allocations
+                    .remove(&block)
+                    .unwrap_or(AllocationRef::MAX);
+                let size = self.session.calls.get(block as usize).map_or(0, block_size);
+                if let Some(slot) = self.slots.get_mut(slot) {
+                    builder.free(slot.resource, allocation, time);
+                    slot.live_total = slot.live_total.saturating_sub(size);
+                    builder.counter_value(slot.counter, time, slot.live_total as f64);
+                }
+                let frees = Value::Numbered(words.call_no, block + 1);
+                self.fields.push((words.frees, frees));
+            }
+            Step::Unmatched => {
+                self.unmatched += 1;
+                if let Some(slot) = self.slots.get(slot) {
+                    builder.unmatched_free(slot.resource);
+                }
+                self.fields.push((words.frees, Value::Fixed(words.nothing)));
+            }
+            Step::Undefined => self.undefined += 1,
+        }
+    }
+
+    /// Allocates the call's block; the `freed by` detail it gets.
+    fn allocate(
+        &mut self,
+        builder: &mut TraceBuilder,
+        (index, call): (u32, &Call),
+        name: StrId,
+        slot: usize,
+        freed_by: u32,
+    ) -> Value {
+        let ordinal = index + 1;
+        let time = i64::from(ordinal);
+        let stack = self.stack(builder, call, name);
+        let size = block_size(call);
+        let (Some(slot), Some(live)) = (self.slots.get_mut(slot), self.live.get_mut(slot)) else {
+            return Value::Fixed(self.words.never);
+        };
+        let allocation = builder.allocate(slot.resource, self.thread, time, size, call.id, stack);
+        slot.live_total = slot.live_total.saturating_add(size);
+        builder.counter_value(slot.counter, time, slot.live_total as f64);
+        if freed_by == 0 {
+            live.push(LiveBlock {
+                call: ordinal,
+                backtrace: call.backtrace,
+                size,
+            });
+            Value::Fixed(self.words.never)
+        } else {
+            self.allocations.insert(index, allocation);
+            Value::Numbered(self.words.call_no, freed_by)
+        }
+    }
+
+    /// The allocation stack of the call: its backtrace, outermost first,
+    /// then the allocating function.
+    fn stack(&mut self, builder: &mut TraceBuilder, call: &Call, name: StrId) -> u32 {
+        let (session, symbolizer) = (self.session, self.symbolizer);
+        let (frame_names, no_backtrace) = (&mut self.frame_names, self.no_backtrace);
+        *self
+            .stacks
+            .entry((call.backtrace, call.function))
+            .or_insert_with(|| {
+                let frames: Vec<StrId> = session
+                    .backtrace(call)
+                    .iter()
+                    .rev()
+                    .map(|&a| {
+                        *frame_names
+                            .entry(a)
+                            .or_insert_with(|| builder.intern(&symbolizer.frame_name(a)))
+                    })
+                    .collect();
+                let base = builder
+                    .stack(&frames)
+                    .unwrap_or_else(|| builder.child_stack(NO_PARENT, no_backtrace));
+                builder.child_stack(base, name)
+            })
+    }
+}
+
 /// The size an allocating call gives its block (the 32-bit size field,
 /// unsigned).
 fn block_size(call: &Call) -> u64 {
     u64::from(call.size as u32)
-}
-
-/// The positions of the bits set in `mask`, lowest first.
-fn set_bits(mut mask: u32) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        let bit = mask.trailing_zeros();
-        (mask != 0).then(|| {
-            mask &= mask - 1;
-            bit
-        })
-    })
 }
 
 /// How many detail fields [`build`] writes: the columns are reserved for
@@ -268,149 +354,6 @@ fn new_slot(builder: &mut TraceBuilder, name: &str, description: &str) -> Resour
         counter,
         live_total: 0,
     }
-}
-
-/// The interned keys and fixed values of call details, made once.
-struct Words {
-    call: StrId,
-    resource: StrId,
-    size: StrId,
-    id: StrId,
-    context: StrId,
-    timestamp: StrId,
-    backtrace: StrId,
-    reference: StrId,
-    frees: StrId,
-    freed_by: StrId,
-    /// `call #`, before a call's ordinal.
-    call_no: StrId,
-    /// `#`, before a backtrace's number.
-    hash: StrId,
-    none: StrId,
-    nothing: StrId,
-    never: StrId,
-    kinds: [StrId; 3],
-}
-
-impl Words {
-    fn new(builder: &mut TraceBuilder) -> Self {
-        Words {
-            call: builder.intern("call"),
-            resource: builder.intern("resource"),
-            size: builder.intern("size"),
-            id: builder.intern("id"),
-            context: builder.intern("context"),
-            timestamp: builder.intern("timestamp"),
-            backtrace: builder.intern("backtrace"),
-            reference: builder.intern("reference"),
-            frees: builder.intern("frees"),
-            freed_by: builder.intern("freed by"),
-            call_no: builder.intern("call #"),
-            hash: builder.intern("#"),
-            none: builder.intern("none"),
-            nothing: builder.intern("nothing allocated"),
-            never: builder.intern("never (live at the end)"),
-            kinds: [
-                builder.intern("alloc"),
-                builder.intern("free"),
-                builder.intern("undefined"),
-            ],
-        }
-    }
-}
-
-/// Interned context names by bit, argument keys by name, clock texts by
-/// timestamp.
-#[derive(Default)]
-struct Caches {
-    contexts: [Option<StrId>; 32],
-    argument_keys: HashMap<String, StrId>,
-    clock_texts: FastMap<u32, StrId>,
-}
-
-/// What the detail fields of a call are made from.
-struct CallTexts<'a> {
-    words: &'a Words,
-    contexts: &'a HashMap<u32, &'a str>,
-}
-
-impl CallTexts<'_> {
-    /// Adds the detail fields of a call span to `fields`: kind, resource, size, id,
-    /// contexts, timestamp, arguments and backtrace. `caches` remember the
-    /// interned context names and argument keys.
-    fn add(
-        &self,
-        builder: &mut TraceBuilder,
-        fields: &mut Vec<(StrId, Value)>,
-        session: &Session,
-        (index, call): (u32, &Call),
-        resource: StrId,
-        caches: &mut Caches,
-    ) {
-        let w = self.words;
-        let kind = match call.kind {
-            CALL_ALLOC => w.kinds[0],
-            CALL_FREE => w.kinds[1],
-            _ => w.kinds[2],
-        };
-        fields.push((w.call, Value::Fixed(kind)));
-        fields.push((w.resource, Value::Fixed(resource)));
-        if call.kind == CALL_ALLOC {
-            fields.push((w.size, Value::Int(i64::from(call.size))));
-        }
-        fields.push((w.id, Value::Hex(call.id)));
-        for bit in set_bits(call.context) {
-            let Some(cached) = caches.contexts.get_mut(bit as usize) else {
-                continue;
-            };
-            let name = match cached {
-                Some(name) => *name,
-                None => {
-                    let mask = 1u32 << bit;
-                    let text = self
-                        .contexts
-                        .get(&mask)
-                        .map_or_else(|| format!("{mask:#x}"), |n| (*n).to_owned());
-                    *cached.insert(builder.intern(&text))
-                }
-            };
-            fields.push((w.context, Value::Fixed(name)));
-        }
-        if call.timestamp != 0 {
-            let text = *caches
-                .clock_texts
-                .entry(call.timestamp)
-                .or_insert_with(|| builder.intern(&clock_text(call.timestamp)));
-            fields.push((w.timestamp, Value::Text(text)));
-        }
-        if let Some(args) = session.arguments.get(&index) {
-            for (name, value) in args {
-                let key = match caches.argument_keys.get(name) {
-                    Some(&key) => key,
-                    None => {
-                        let key = builder.intern(&format!("${name}"));
-                        caches.argument_keys.insert(name.clone(), key);
-                        key
-                    }
-                };
-                let value = builder.intern(value);
-                fields.push((key, Value::Text(value)));
-            }
-        }
-        let backtrace = if session.backtrace(call).is_empty() {
-            Value::Fixed(w.none)
-        } else {
-            Value::Numbered(w.hash, call.backtrace)
-        };
-        fields.push((w.backtrace, backtrace));
-    }
-}
-
-/// A CALL timestamp (ms of the monotonic clock modulo 24 h) as `postproc`
-/// prints it: `HH:MM:SS.mmm`.
-pub fn clock_text(ms: u32) -> String {
-    let (s, ms) = (ms / 1000, ms % 1000);
-    format!("{:02}:{:02}:{:02}.{ms:03}", s / 3600, s / 60 % 60, s % 60)
 }
 
 fn report_counts(builder: &mut TraceBuilder, unmatched: u64, undefined: u64, unknown: u64) {

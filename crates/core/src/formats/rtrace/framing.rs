@@ -8,6 +8,7 @@
 //! second character repeated (`CAAA` for `CALL`); those are mapped back here.
 
 use super::handshake::{Handshake, HandshakeError};
+use crate::formats::common::{u32_at, Carry, Endian};
 
 /// Every packet tag the protocol defines.
 pub const TAGS: [&[u8; 4]; 12] = [
@@ -56,12 +57,11 @@ pub enum Event<'a> {
 
 /// Turns chunks of the stream into packets, keeping only the unfinished tail.
 pub struct Framer {
-    big_endian: bool,
+    endian: Endian,
     old_header: bool,
     odd_codes: bool,
-    pending: Vec<u8>,
-    /// File offset of `pending[0]`.
-    offset: u64,
+    /// The unfinished packet held back, and its file offset.
+    carry: Carry,
     /// Set after damage: only a known tag ends the search for the next packet.
     resyncing: bool,
     /// Bytes skipped in the current damaged stretch, and where it began.
@@ -73,11 +73,10 @@ impl Framer {
     /// A framer for the stream after `handshake`, which began at file offset 0.
     pub fn new(handshake: &Handshake) -> Self {
         Framer {
-            big_endian: handshake.big_endian,
+            endian: Endian::big_if(handshake.big_endian),
             old_header: handshake.major < 2,
             odd_codes: handshake.major == 1 && handshake.minor < 2,
-            pending: Vec::new(),
-            offset: handshake.len as u64,
+            carry: Carry::at(handshake.len as u64),
             resyncing: false,
             garbage: None,
             stopped: false,
@@ -86,12 +85,12 @@ impl Framer {
 
     /// Bytes held back because they do not yet make a whole packet.
     pub fn pending(&self) -> usize {
-        self.pending.len()
+        self.carry.held().len()
     }
 
     /// File offset of the first held-back byte.
     pub fn pending_offset(&self) -> u64 {
-        self.offset
+        self.carry.offset()
     }
 
     /// True after a second handshake ended the session.
@@ -104,44 +103,54 @@ impl Framer {
         if self.stopped {
             return;
         }
-        self.pending.extend_from_slice(chunk);
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |bytes, offset| self.frame(bytes, offset, out));
+        self.carry = carry;
+    }
+
+    /// Hands the packets at the front of `bytes` (the first at file offset
+    /// `offset`) to `out`; how many bytes they took.
+    fn frame(&mut self, bytes: &[u8], offset: u64, out: &mut impl FnMut(Event<'_>)) -> usize {
         let mut at = 0usize;
         while !self.stopped {
-            match self.next_at(at) {
+            match self.next_at(bytes, at) {
                 Step::NeedMore => break,
                 Step::Skip => {
-                    let start = self.offset + at as u64;
+                    let start = offset + at as u64;
                     self.garbage.get_or_insert((start, 0)).1 += 4;
                     self.resyncing = true;
                     at += 4;
                 }
                 Step::Frame { tag, len, known } => {
                     self.flush_garbage(out);
-                    let offset = self.offset + at as u64;
-                    let payload = self.pending.get(at + 8..at + 8 + len).unwrap_or(&[]);
+                    let packet_offset = offset + at as u64;
+                    let payload = bytes.get(at + 8..at + 8 + len).unwrap_or(&[]);
                     if known {
                         self.resyncing = false;
                         out(Event::Packet(Packet {
                             tag,
-                            offset,
+                            offset: packet_offset,
                             payload,
                         }));
                     } else {
-                        out(Event::Unknown { tag, offset, len });
+                        out(Event::Unknown {
+                            tag,
+                            offset: packet_offset,
+                            len,
+                        });
                     }
                     at += 8 + len;
                 }
                 Step::Stop => {
                     self.flush_garbage(out);
                     out(Event::SecondHandshake {
-                        offset: self.offset + at as u64,
+                        offset: offset + at as u64,
                     });
                     self.stopped = true;
                 }
             }
         }
-        self.pending.drain(..at.min(self.pending.len()));
-        self.offset += at as u64;
+        at
     }
 
     /// Reports a damaged stretch that ended (by a good packet or the end).
@@ -151,17 +160,9 @@ impl Framer {
         }
     }
 
-    fn u32_at(&self, at: usize) -> Option<u32> {
-        let b: [u8; 4] = self.pending.get(at..at.checked_add(4)?)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u32::from_be_bytes(b)
-        } else {
-            u32::from_le_bytes(b)
-        })
-    }
-
-    fn next_at(&self, at: usize) -> Step {
-        let Some(rest) = self.pending.get(at..) else {
+    /// What the bytes at `at` of `bytes` are.
+    fn next_at(&self, bytes: &[u8], at: usize) -> Step {
+        let Some(rest) = bytes.get(at..) else {
             return Step::NeedMore;
         };
         if rest.first() == Some(&super::handshake::MAGIC) {
@@ -171,7 +172,10 @@ impl Framer {
                 Err(HandshakeError::Invalid(_)) => {}
             }
         }
-        let (Some(first), Some(second)) = (self.u32_at(at), self.u32_at(at + 4)) else {
+        let (Some(first), Some(second)) = (
+            u32_at(bytes, at, self.endian),
+            u32_at(bytes, at + 4, self.endian),
+        ) else {
             return Step::NeedMore;
         };
         let (code, len) = if self.old_header {

@@ -44,26 +44,13 @@ pub struct Plan {
 /// Plans the calls of `session`.
 pub fn plan(session: &Session) -> Plan {
     // (type id, reference counted) of each slot, as the calls need them.
-    let mut slots: Vec<(u32, bool)> = if session.resources.is_empty() {
-        if session.calls.is_empty() {
-            Vec::new()
-        } else {
-            vec![(0, false)]
-        }
-    } else {
-        session
-            .resources
-            .iter()
-            .map(|r| (r.id, r.flags & RESOURCE_REFCOUNT != 0))
-            .collect()
-    };
+    let mut slots = registered_slots(session);
     let mut unknown_types = 0u64;
     // (slot, resource id) → (index of the allocating call, reference count).
-    let mut held: FastMap<(u32, u64), (u32, u32)> = FastMap::default();
+    let mut held: Held = FastMap::default();
     let mut calls: Vec<Planned> = Vec::with_capacity(session.calls.len());
     for (index, call) in session.calls.iter().enumerate() {
         let index = index as u32;
-        let ordinal = index + 1;
         let slot = match slots.iter().position(|s| s.0 == call.resource_type) {
             Some(i) => i,
             None if session.resources.is_empty() && !slots.is_empty() => 0,
@@ -95,29 +82,7 @@ pub fn plan(session: &Session) -> Plan {
                     Step::Allocate { freed_by: 0 }
                 }
             },
-            CALL_FREE => match held.get_mut(&key) {
-                None => Step::Unmatched,
-                Some((first, count)) => {
-                    *count = count.saturating_sub(1);
-                    if refcounted && *count > 0 {
-                        Step::Reference {
-                            count: *count,
-                            first: *first + 1,
-                        }
-                    } else {
-                        let block = *first;
-                        held.remove(&key);
-                        if let Some(Planned {
-                            step: Step::Allocate { freed_by },
-                            ..
-                        }) = calls.get_mut(block as usize)
-                        {
-                            *freed_by = ordinal;
-                        }
-                        Step::Release { block }
-                    }
-                }
-            },
+            CALL_FREE => release(&mut held, &mut calls, key, refcounted, index + 1),
             _ => Step::Undefined,
         };
         calls.push(Planned {
@@ -126,4 +91,57 @@ pub fn plan(session: &Session) -> Plan {
         });
     }
     Plan { calls }
+}
+
+/// The blocks live per (slot, resource id): the index of the allocating
+/// call and the reference count.
+type Held = FastMap<(u32, u64), (u32, u32)>;
+
+/// (type id, reference counted) of the RESR types in registration order;
+/// one slot for every call when the trace registered none.
+fn registered_slots(session: &Session) -> Vec<(u32, bool)> {
+    if session.resources.is_empty() {
+        if session.calls.is_empty() {
+            Vec::new()
+        } else {
+            vec![(0, false)]
+        }
+    } else {
+        session
+            .resources
+            .iter()
+            .map(|r| (r.id, r.flags & RESOURCE_REFCOUNT != 0))
+            .collect()
+    }
+}
+
+/// The step of the releasing call with ordinal `ordinal` on block `key`;
+/// a block released for good gets its `freed_by` in `calls`.
+fn release(
+    held: &mut Held,
+    calls: &mut [Planned],
+    key: (u32, u64),
+    refcounted: bool,
+    ordinal: u32,
+) -> Step {
+    let Some((first, count)) = held.get_mut(&key) else {
+        return Step::Unmatched;
+    };
+    *count = count.saturating_sub(1);
+    if refcounted && *count > 0 {
+        return Step::Reference {
+            count: *count,
+            first: *first + 1,
+        };
+    }
+    let block = *first;
+    held.remove(&key);
+    if let Some(Planned {
+        step: Step::Allocate { freed_by },
+        ..
+    }) = calls.get_mut(block as usize)
+    {
+        *freed_by = ordinal;
+    }
+    Step::Release { block }
 }

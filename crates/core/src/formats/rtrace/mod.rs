@@ -9,6 +9,9 @@
 //! tables and name the frames of the modules they match (`elf.rs`,
 //! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`.
 
+#![deny(clippy::indexing_slicing)]
+
+mod call_details;
 mod calls;
 mod elf;
 mod framing;
@@ -67,24 +70,25 @@ impl RtraceDecoder {
     /// A decoder for the offered files: the first trace by path, and every ELF file.
     pub fn new(probes: Vec<FileProbe>) -> Self {
         let mut builder = TraceBuilder::new(Format::SpRtrace, TimeUnit::Events);
-        let mut traces: Vec<usize> = (0..probes.len())
-            .filter(|&i| is_trace(&probes[i]))
+        let mut traces: Vec<(usize, &str)> = probes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| is_trace(p))
+            .map(|(i, p)| (i, p.path.as_str()))
             .collect();
-        traces.sort_by(|&a, &b| probes[a].path.cmp(&probes[b].path));
-        let trace_file = traces.first().copied();
-        if traces.len() > 1 {
-            let others: Vec<&str> = traces[1..]
-                .iter()
-                .map(|&i| probes[i].path.as_str())
-                .collect();
-            let n = others.len() as u64;
-            builder.diagnose(Severity::Info, "other-sessions", None, None, n, || {
-                format!(
-                    "only {} was decoded; open the other trace files on their own: {}",
-                    trace_file.map_or("", |i| probes[i].path.as_str()),
-                    others.join(", ")
-                )
-            });
+        traces.sort_by(|a, b| a.1.cmp(b.1));
+        let trace_file = traces.first().map(|&(i, _)| i);
+        if let [(_, first), others @ ..] = traces.as_slice() {
+            if !others.is_empty() {
+                let others: Vec<&str> = others.iter().map(|&(_, path)| path).collect();
+                let n = others.len() as u64;
+                builder.diagnose(Severity::Info, "other-sessions", None, None, n, || {
+                    format!(
+                        "only {first} was decoded; open the other trace files on their own: {}",
+                        others.join(", ")
+                    )
+                });
+            }
         }
         let mut plan: Vec<usize> = trace_file.into_iter().collect();
         for (i, p) in probes.iter().enumerate() {

@@ -6,13 +6,13 @@
 //! fields in the wrong order.
 
 use super::handshake::Handshake;
+use crate::formats::common::{ByteCursor, Endian};
 use std::borrow::Cow;
 
-/// Reads fields of one payload; every read is bounds-checked.
+/// Reads fields of one payload in the stream's byte order; every read is
+/// bounds-checked.
 pub struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    big_endian: bool,
+    fields: ByteCursor<'a>,
     pointer_size: u8,
 }
 
@@ -20,52 +20,33 @@ impl<'a> Cursor<'a> {
     /// A cursor at the start of `data`.
     pub fn new(data: &'a [u8], handshake: &Handshake) -> Self {
         Cursor {
-            data,
-            pos: 0,
-            big_endian: handshake.big_endian,
+            fields: ByteCursor::new(data, Endian::big_if(handshake.big_endian)),
             pointer_size: handshake.pointer_size,
         }
     }
 
     /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
-        self.data.len().saturating_sub(self.pos)
+        self.fields.remaining()
     }
 
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let bytes = self.data.get(self.pos..self.pos.checked_add(n)?)?;
-        self.pos += n;
-        Some(bytes)
+        self.fields.take(n)
     }
 
     /// A 16-bit word.
     pub fn u16(&mut self) -> Option<u16> {
-        let b: [u8; 2] = self.take(2)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u16::from_be_bytes(b)
-        } else {
-            u16::from_le_bytes(b)
-        })
+        self.fields.u16()
     }
 
     /// A dword.
     pub fn u32(&mut self) -> Option<u32> {
-        let b: [u8; 4] = self.take(4)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u32::from_be_bytes(b)
-        } else {
-            u32::from_le_bytes(b)
-        })
+        self.fields.u32()
     }
 
     /// An 8-byte value.
     pub fn u64(&mut self) -> Option<u64> {
-        let b: [u8; 8] = self.take(8)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u64::from_be_bytes(b)
-        } else {
-            u64::from_le_bytes(b)
-        })
+        self.fields.u64()
     }
 
     /// A pointer of the handshake's size (read unaligned).

@@ -2,7 +2,8 @@
 //! (like `sp-rtrace-postproc -l -c`), call contexts, attachments, heap
 //! statistics, memory mappings, and the process/recording metadata.
 
-use super::calls::{clock_text, Outcome};
+use super::call_details::clock_text;
+use super::calls::Outcome;
 use super::modules::Symbolizer;
 use super::packets::HEAP_FIELDS;
 use super::session::Session;
@@ -43,63 +44,13 @@ fn leak_table(
     live: &[super::calls::LiveBlock],
     symbolizer: &Symbolizer,
 ) -> Table {
-    // backtrace → (blocks, bytes, call ordinals, function names)
-    let mut groups: HashMap<u32, (u64, u64, Vec<u32>, Vec<String>)> = HashMap::new();
-    for block in live {
-        let g = groups.entry(block.backtrace).or_default();
-        g.0 += 1;
-        g.1 += block.size;
-        g.2.push(block.call);
-        let function = session
-            .calls
-            .get(block.call as usize - 1)
-            .map_or("?", |c| session.function(c));
-        if !g.3.iter().any(|f| f == function) {
-            g.3.push(function.to_owned());
-        }
-    }
-    let mut groups: Vec<_> = groups.into_iter().collect();
-    groups.sort_by(|a, b| (b.1 .1, b.1 .0, a.1 .2.first()).cmp(&(a.1 .1, a.1 .0, b.1 .2.first())));
-    let total_blocks: u64 = groups.iter().map(|g| g.1 .0).sum();
-    let total_size: u64 = groups.iter().map(|g| g.1 .1).sum();
-    let mut rows = Vec::with_capacity(groups.len());
-    let mut highlight = Vec::with_capacity(groups.len());
-    for (backtrace, (blocks, size, calls, functions)) in &groups {
-        let frames = session
-            .backtraces
-            .get(*backtrace as usize)
-            .map_or(&[][..], Vec::as_slice);
-        let mut shown: Vec<String> = frames
-            .iter()
-            .take(SHOWN_FRAMES)
-            .map(|&a| symbolizer.frame_name(a))
-            .collect();
-        if frames.len() > SHOWN_FRAMES {
-            shown.push(format!("… {} more", frames.len() - SHOWN_FRAMES));
-        }
-        let call_list: Vec<String> = calls.iter().take(8).map(|c| format!("#{c}")).collect();
-        let more = if calls.len() > 8 { " …" } else { "" };
-        rows.push(vec![
-            size.to_string(),
-            blocks.to_string(),
-            functions.join(", "),
-            format!("{}{more}", call_list.join(" ")),
-            shown.join(" ← "),
-            frames
-                .iter()
-                .map(|a| format!("{a:#x}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ]);
-        highlight.push(Some(Field::new(
-            "backtrace",
-            if frames.is_empty() {
-                "none".to_owned()
-            } else {
-                format!("#{backtrace}")
-            },
-        )));
-    }
+    let groups = leak_groups(session, live);
+    let total_blocks: u64 = groups.iter().map(|g| g.1.blocks).sum();
+    let total_size: u64 = groups.iter().map(|g| g.1.size).sum();
+    let (rows, highlight) = groups
+        .iter()
+        .map(|(backtrace, group)| leak_row(session, symbolizer, *backtrace, group))
+        .unzip();
     Table {
         id: format!("leaks-{resource}"),
         title: format!("Leaks: {resource}"),
@@ -117,6 +68,83 @@ fn leak_table(
             "{total_blocks} block(s) with total size {total_size} {unit} still allocated when the trace ended, grouped by identical backtrace (as `sp-rtrace-postproc -l -c`). A release matches the latest allocation of the same id; reference-counted types count as live until the count drops to zero."
         ),
     }
+}
+
+/// The live blocks of one backtrace.
+#[derive(Default)]
+struct LeakGroup {
+    blocks: u64,
+    size: u64,
+    /// Ordinals of the allocating calls.
+    calls: Vec<u32>,
+    /// The allocating functions, each once.
+    functions: Vec<String>,
+}
+
+/// Live blocks by backtrace, biggest size first (then most blocks, then
+/// earliest call).
+fn leak_groups(session: &Session, live: &[super::calls::LiveBlock]) -> Vec<(u32, LeakGroup)> {
+    let mut groups: HashMap<u32, LeakGroup> = HashMap::new();
+    for block in live {
+        let g = groups.entry(block.backtrace).or_default();
+        g.blocks += 1;
+        g.size += block.size;
+        g.calls.push(block.call);
+        let function = (block.call as usize)
+            .checked_sub(1)
+            .and_then(|index| session.calls.get(index))
+            .map_or("?", |c| session.function(c));
+        if !g.functions.iter().any(|f| f == function) {
+            g.functions.push(function.to_owned());
+        }
+    }
+    let mut groups: Vec<_> = groups.into_iter().collect();
+    groups.sort_by(|(_, a), (_, b)| {
+        (b.size, b.blocks, a.calls.first()).cmp(&(a.size, a.blocks, b.calls.first()))
+    });
+    groups
+}
+
+/// The row of one leak group and the backtrace it highlights.
+fn leak_row(
+    session: &Session,
+    symbolizer: &Symbolizer,
+    backtrace: u32,
+    group: &LeakGroup,
+) -> (Vec<String>, Option<Field>) {
+    let frames = session
+        .backtraces
+        .get(backtrace as usize)
+        .map_or(&[][..], Vec::as_slice);
+    let mut shown: Vec<String> = frames
+        .iter()
+        .take(SHOWN_FRAMES)
+        .map(|&a| symbolizer.frame_name(a))
+        .collect();
+    if frames.len() > SHOWN_FRAMES {
+        shown.push(format!("… {} more", frames.len() - SHOWN_FRAMES));
+    }
+    let calls = &group.calls;
+    let call_list: Vec<String> = calls.iter().take(8).map(|c| format!("#{c}")).collect();
+    let more = if calls.len() > 8 { " …" } else { "" };
+    let row = vec![
+        group.size.to_string(),
+        group.blocks.to_string(),
+        group.functions.join(", "),
+        format!("{}{more}", call_list.join(" ")),
+        shown.join(" ← "),
+        frames
+            .iter()
+            .map(|a| format!("{a:#x}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    ];
+    let highlighted = if frames.is_empty() {
+        "none".to_owned()
+    } else {
+        format!("#{backtrace}")
+    };
+    (row, Some(Field::new("backtrace", highlighted)))
 }
 
 /// CTXR contexts; selecting a row highlights the calls made in it.

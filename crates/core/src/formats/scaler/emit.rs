@@ -42,94 +42,134 @@ pub fn emit_thread(
     tree: &Tree,
     namer: &mut Namer,
 ) -> Emitted {
-    let mut out = Emitted {
-        untimed: !records.iter().skip(1).any(|r| r.start >= 0 || r.end >= 0),
-        ..Emitted::default()
+    let untimed = !records.iter().skip(1).any(|r| r.start >= 0 || r.end >= 0);
+    let mut emitter = Emitter {
+        builder,
+        t,
+        namer,
+        // The made-up clock of an untimed thread; otherwise the latest time used.
+        now: if untimed { 0 } else { earliest_time(records) },
+        open: Vec::new(),
+        out: Emitted {
+            untimed,
+            ..Emitted::default()
+        },
     };
-    // The made-up clock of an untimed thread; otherwise the latest time used.
-    let mut now: i64 = if out.untimed {
-        0
-    } else {
-        records
-            .iter()
-            .skip(1)
-            .flat_map(|r| [r.start, r.end])
-            .filter(|&time| time >= 0)
-            .min()
-            .unwrap_or(0)
-    };
-    // Nodes entered and not yet closed, outermost first.
-    let mut open: Vec<&Record> = Vec::new();
     tree.walk(|visit| {
-        let Some(record) = records.get(visit.record as usize) else {
-            return;
-        };
-        let depth = usize::from(visit.depth);
-        let start = if out.untimed {
-            while open.len() > depth {
-                close_one(builder, t, &mut open, now, Some(now), &mut out);
-            }
-            now += 1;
-            now - 1
-        } else {
-            let start = if record.start >= 0 {
-                record.start
-            } else {
-                out.start_missing.add(record.offset);
-                now
-            };
-            while open.len() > depth {
-                close_one(builder, t, &mut open, start, None, &mut out);
-            }
-            start
-        };
-        let named = namer.name(builder, record.file_id, record.func_id).clone();
-        let flags = if record.start < 0 && !out.untimed {
+        if let Some(record) = records.get(visit.record as usize) {
+            emitter.enter(record, usize::from(visit.depth));
+        }
+    });
+    emitter.close_returned();
+    emitter.out
+}
+
+/// The earliest timestamp of a thread's calls (0 when none has one).
+fn earliest_time(records: &[Record]) -> i64 {
+    records
+        .iter()
+        .skip(1)
+        .flat_map(|r| [r.start, r.end])
+        .filter(|&time| time >= 0)
+        .min()
+        .unwrap_or(0)
+}
+
+/// One thread's spans being emitted in call order.
+struct Emitter<'e, 'r, 'n> {
+    builder: &'e mut TraceBuilder,
+    t: ThreadRef,
+    namer: &'e mut Namer<'n>,
+    now: i64,
+    /// Nodes entered and not yet closed, outermost first.
+    open: Vec<&'r Record>,
+    out: Emitted,
+}
+
+impl<'r> Emitter<'_, 'r, '_> {
+    /// Enters the node of `record` at `depth`, closing what it follows.
+    fn enter(&mut self, record: &'r Record, depth: usize) {
+        let untimed = self.out.untimed;
+        let start = self.start_of(record, depth);
+        let named = self
+            .namer
+            .name(self.builder, record.file_id, record.func_id)
+            .clone();
+        let flags = if record.start < 0 && !untimed {
             SPAN_START_REPAIRED
         } else {
             0
         };
-        let span = builder.begin(t, start, named.name, flags);
-        if !out.untimed {
-            now = now.max(start);
+        let span = self.builder.begin(self.t, start, named.name, flags);
+        if !untimed {
+            self.now = self.now.max(start);
         }
         for field in named.fields {
-            builder.add_detail(t, span, field);
+            self.builder.add_detail(self.t, span, field);
         }
         let (fields, garbage) = sync::details(named.symbol.as_deref(), record.extra);
-        out.garbage_extras += garbage;
+        self.out.garbage_extras += garbage;
         for field in fields {
-            builder.add_detail(t, span, field);
+            self.builder.add_detail(self.t, span, field);
         }
-        check_type(namer, record, &mut out);
-        if record.end < 0 && !out.untimed {
-            out.open.add(record.offset);
+        check_type(self.namer, record, &mut self.out);
+        if record.end < 0 && !untimed {
+            self.out.open.add(record.offset);
             if record.file_id < 0 {
-                out.open_without_file += 1;
+                self.out.open_without_file += 1;
             }
         }
-        open.push(record);
-    });
-    // Close what returned; calls that never did (with every caller) stay
-    // open for the builder to draw to the thread's end.
-    while !open.is_empty() {
-        if !out.untimed && open.iter().all(|r| r.end < 0) {
-            break;
+        self.open.push(record);
+    }
+
+    /// When the node of `record` starts, after closing the open nodes
+    /// deeper than `depth`.
+    fn start_of(&mut self, record: &Record, depth: usize) -> i64 {
+        if self.out.untimed {
+            while self.open.len() > depth {
+                self.close(self.now, Some(self.now));
+            }
+            self.now += 1;
+            return self.now - 1;
         }
-        let at = if out.untimed { now } else { i64::MIN };
-        close_one(
-            builder,
-            t,
-            &mut open,
-            at,
-            out.untimed.then_some(now),
-            &mut out,
-        );
-        if out.untimed {
-            now += 1;
+        let start = if record.start >= 0 {
+            record.start
+        } else {
+            self.out.start_missing.add(record.offset);
+            self.now
+        };
+        while self.open.len() > depth {
+            self.close(start, None);
+        }
+        start
+    }
+
+    /// Closes what returned; calls that never did (with every caller) stay
+    /// open for the builder to draw to the thread's end.
+    fn close_returned(&mut self) {
+        while !self.open.is_empty() {
+            if !self.out.untimed && self.open.iter().all(|r| r.end < 0) {
+                break;
+            }
+            let untimed = self.out.untimed;
+            let at = if untimed { self.now } else { i64::MIN };
+            self.close(at, untimed.then_some(self.now));
+            if untimed {
+                self.now += 1;
+            }
         }
     }
-    out
+
+    fn close(&mut self, next: i64, clock: Option<i64>) {
+        close_one(
+            self.builder,
+            self.t,
+            &mut self.open,
+            next,
+            clock,
+            &mut self.out,
+        );
+    }
 }
 
 /// Closes the innermost open node. `next` is when the following call

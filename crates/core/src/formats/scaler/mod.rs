@@ -8,6 +8,8 @@
 //! outputs (raw timing arrays, aggregated `threadTiming_*.bin`) hold no call
 //! trees: they are recognised and refused by [`refusal`].
 
+#![deny(clippy::indexing_slicing)]
+
 mod emit;
 mod names;
 mod records;
@@ -17,6 +19,7 @@ mod tree;
 
 pub use sync::sync_table;
 
+use super::common::Recording;
 use crate::decoder::{Decoder, FileProbe};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use records::{RecordReader, Stop};
@@ -113,15 +116,19 @@ fn role_of(probe: &FileProbe) -> Option<Role> {
 
 /// Decodes a folder (or loose files) of Scaler output.
 pub struct ScalerDecoder {
-    probes: Vec<FileProbe>,
-    roles: Vec<Option<Role>>,
+    /// The files, their roles, and the JSON files held whole until parsed.
+    recording: Recording<Role>,
     plan: Vec<usize>,
-    current: Option<usize>,
-    /// Whole JSON files until they are parsed.
-    json: HashMap<usize, Vec<u8>>,
     reader: Option<RecordReader>,
     state: Option<State>,
-    ignored: Vec<String>,
+}
+
+/// The JSON files of the output, parsed.
+#[derive(Default)]
+struct Json {
+    symbols: Option<SymbolFile>,
+    common: Option<CommonIds>,
+    thread_symbols: HashMap<String, SymbolFile>,
 }
 
 /// Everything known once the JSON files are read.
@@ -141,40 +148,14 @@ impl ScalerDecoder {
     /// A decoder for the offered files: the folder of the first tree file
     /// (by path); files elsewhere are ignored and reported.
     pub fn new(probes: Vec<FileProbe>) -> Self {
-        let dir = probes
-            .iter()
-            .filter(|p| is_tree(p))
-            .map(|p| p.dir().to_owned())
-            .min()
-            .unwrap_or_default();
-        let mut ignored = Vec::new();
-        let roles: Vec<Option<Role>> = probes
-            .iter()
-            .map(|p| {
-                let role = (p.dir() == dir).then(|| role_of(p)).flatten();
-                if role.is_none() {
-                    ignored.push(p.path.clone());
-                }
-                role
-            })
-            .collect();
-        let mut plan: Vec<usize> = (0..probes.len()).filter(|&i| roles[i].is_some()).collect();
-        plan.sort_by_key(|&i| {
-            let rank = match roles[i] {
-                Some(Role::Tree { .. }) => 1,
-                _ => 0,
-            };
-            (rank, probes[i].name().to_owned())
-        });
+        let dir = Recording::<Role>::folder_of(&probes, is_tree).unwrap_or_default();
+        let recording = Recording::new(probes, &dir, role_of);
+        let plan = recording.plan(|role| matches!(role, Role::Tree { .. }));
         ScalerDecoder {
-            probes,
-            roles,
+            recording,
             plan,
-            current: None,
-            json: HashMap::new(),
             reader: None,
             state: None,
-            ignored,
         }
     }
 
@@ -187,45 +168,11 @@ impl ScalerDecoder {
 
     fn read_json(&mut self) -> State {
         let mut builder = TraceBuilder::new(Format::Scaler, TimeUnit::Us);
-        let mut symbols = None;
-        let mut common = None;
-        let mut thread_symbols = HashMap::new();
-        for (index, role) in self.roles.iter().enumerate() {
-            let Some(role) = role else { continue };
-            if matches!(role, Role::Tree { .. }) {
-                continue;
-            }
-            let path = &self.probes[index].path;
-            // A file never fed (empty, or the caller stopped) reads as empty JSON.
-            let bytes = self.json.remove(&index).unwrap_or_default();
-            let bad = |builder: &mut TraceBuilder, e: symbols::JsonError| {
-                builder.diagnose(
-                    Severity::Error,
-                    "scaler-bad-json",
-                    Some(path),
-                    Some(e.offset),
-                    1,
-                    || format!("{}; names from it are not available", e.message),
-                );
-            };
-            match role {
-                Role::Symbols => match symbols::parse_symbols(&bytes) {
-                    Ok(s) => symbols = Some(s),
-                    Err(e) => bad(&mut builder, e),
-                },
-                Role::CommonIds => match symbols::parse_common_ids(&bytes) {
-                    Ok(c) => common = Some(c),
-                    Err(e) => bad(&mut builder, e),
-                },
-                Role::ThreadSymbols { tid } => match symbols::parse_symbols(&bytes) {
-                    Ok(s) => {
-                        thread_symbols.insert(tid.clone(), s);
-                    }
-                    Err(e) => bad(&mut builder, e),
-                },
-                Role::Tree { .. } => {}
-            }
-        }
+        let Json {
+            symbols,
+            common,
+            thread_symbols,
+        } = self.parse_json(&mut builder);
         let skipped: u64 = symbols
             .iter()
             .chain(thread_symbols.values())
@@ -257,9 +204,9 @@ impl ScalerDecoder {
             builder.metadata("executable", exe);
         }
         let trees = self
-            .roles
-            .iter()
-            .filter(|r| matches!(r, Some(Role::Tree { .. })))
+            .recording
+            .roles()
+            .filter(|(_, r)| matches!(r, Role::Tree { .. }))
             .count();
         builder.metadata("thread files", trees.to_string());
         State {
@@ -274,13 +221,49 @@ impl ScalerDecoder {
         }
     }
 
+    /// Parses the JSON files fed so far; a file never fed (empty, or the
+    /// caller stopped) reads as empty JSON.
+    fn parse_json(&mut self, builder: &mut TraceBuilder) -> Json {
+        let files: Vec<(usize, Role)> = self
+            .recording
+            .roles()
+            .filter(|(_, role)| !matches!(role, Role::Tree { .. }))
+            .map(|(index, role)| (index, role.clone()))
+            .collect();
+        let mut json = Json::default();
+        for (index, role) in files {
+            let bytes = self.recording.take_buffer(index);
+            let parsed = match role {
+                Role::Symbols => symbols::parse_symbols(&bytes).map(|s| json.symbols = Some(s)),
+                Role::CommonIds => symbols::parse_common_ids(&bytes).map(|c| json.common = Some(c)),
+                Role::ThreadSymbols { tid } => symbols::parse_symbols(&bytes).map(|s| {
+                    json.thread_symbols.insert(tid, s);
+                }),
+                Role::Tree { .. } => Ok(()),
+            };
+            if let Err(e) = parsed {
+                builder.diagnose(
+                    Severity::Error,
+                    "scaler-bad-json",
+                    Some(self.recording.path(index)),
+                    Some(e.offset),
+                    1,
+                    || format!("{}; names from it are not available", e.message),
+                );
+            }
+        }
+        json
+    }
+
     /// Decodes the tree file just read.
     fn finish_tree(&mut self, index: usize, reader: RecordReader) {
-        let Some(Some(Role::Tree { tid })) = self.roles.get(index).cloned() else {
+        let (Some(Role::Tree { tid }), Some(probe)) = (
+            self.recording.role(index).cloned(),
+            self.recording.probe(index),
+        ) else {
             return;
         };
-        let path = self.probes[index].path.clone();
-        let size = self.probes[index].size;
+        let (path, size) = (probe.path.clone(), probe.size);
         self.prepare();
         let Some(state) = self.state.as_mut() else {
             return;
@@ -312,10 +295,12 @@ impl ScalerDecoder {
             return;
         }
         // The root's field 2 tells V1 (-1) from V2 (0) when no JSON says.
-        let version = state.version.unwrap_or(match records[0].file_id {
-            0 => Version::V2,
-            _ => Version::V1,
-        });
+        let version = state
+            .version
+            .unwrap_or(match records.first().map(|r| r.file_id) {
+                Some(0) => Version::V2,
+                _ => Version::V1,
+            });
         let symbols = match version {
             Version::V1 => state.symbols.as_ref(),
             Version::V2 => state.thread_symbols.get(&tid),
@@ -366,30 +351,28 @@ impl Decoder for ScalerDecoder {
 
     fn begin_file(&mut self, index: usize) {
         self.end_file();
-        self.current = Some(index);
-        if let Some(Some(Role::Tree { .. })) = self.roles.get(index) {
+        self.recording.begin(index);
+        if let Some(Role::Tree { .. }) = self.recording.role(index) {
             self.prepare();
             self.reader = Some(RecordReader::default());
         }
     }
 
     fn feed(&mut self, chunk: &[u8]) {
-        let Some(index) = self.current else { return };
         match &mut self.reader {
             Some(reader) => reader.feed(chunk),
-            None => self.json.entry(index).or_default().extend_from_slice(chunk),
+            None => self.recording.buffer(chunk),
         }
     }
 
     fn end_file(&mut self) {
-        if let (Some(index), Some(reader)) = (self.current.take(), self.reader.take()) {
+        if let (Some(index), Some(reader)) = (self.recording.end(), self.reader.take()) {
             self.finish_tree(index, reader);
         }
     }
 
     fn finish(mut self: Box<Self>) -> Trace {
         self.end_file();
-        let ignored = std::mem::take(&mut self.ignored);
         self.prepare();
         let Some(mut state) = self.state.take() else {
             return TraceBuilder::new(Format::Scaler, TimeUnit::Us).finish();
@@ -421,12 +404,7 @@ impl Decoder for ScalerDecoder {
                 || why.into(),
             );
         }
-        if !ignored.is_empty() {
-            let first = ignored[0].clone();
-            builder.diagnose(Severity::Info, "ignored-files", None, None, ignored.len() as u64, || {
-                format!("files that are not part of the Scaler output were ignored (first: {first})")
-            });
-        }
+        self.recording.report_ignored(builder, "Scaler output");
         let mut trace = state.builder.finish();
         // Lanes on one time axis, earliest thread first.
         trace

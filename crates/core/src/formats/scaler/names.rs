@@ -5,6 +5,7 @@
 use super::symbols::{demangle, CommonIds, SymbolFile};
 use super::Version;
 use crate::model::{Field, StrId, TraceBuilder};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// What a node is called and what is shown beside it.
@@ -20,10 +21,7 @@ pub struct NodeName {
 
 /// Names for the nodes of one thread.
 pub struct Namer<'a> {
-    version: Version,
-    symbols: Option<&'a SymbolFile>,
-    executable: Option<i64>,
-    common: Option<&'a CommonIds>,
+    source: Source<'a>,
     cache: HashMap<(i64, i64), NodeName>,
     /// Nodes whose symbol the JSON did not list (or no JSON at all).
     pub unnamed: u64,
@@ -37,10 +35,12 @@ impl<'a> Namer<'a> {
         common: Option<&'a CommonIds>,
     ) -> Self {
         Namer {
-            version,
-            symbols,
-            executable: symbols.and_then(SymbolFile::executable),
-            common,
+            source: Source {
+                version,
+                symbols,
+                executable: symbols.and_then(SymbolFile::executable),
+                common,
+            },
             cache: HashMap::new(),
             unnamed: 0,
         }
@@ -50,15 +50,14 @@ impl<'a> Namer<'a> {
     pub fn name(&mut self, builder: &mut TraceBuilder, file_id: i64, func_id: i64) -> &NodeName {
         // V1 names do not depend on the node's file id (it is -1 for calls
         // that never returned); only the shown library does.
-        let key = match self.version {
+        let key = match self.source.version {
             Version::V1 => (file_id.max(-1), func_id),
             Version::V2 => (file_id, func_id),
         };
-        if !self.cache.contains_key(&key) {
-            let made = self.make(builder, file_id, func_id);
-            self.cache.insert(key, made);
-        }
-        let node = &self.cache[&key];
+        let node = match self.cache.entry(key) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(new) => new.insert(self.source.make(builder, file_id, func_id)),
+        };
         if node.symbol.is_none() {
             self.unnamed += 1;
         }
@@ -68,6 +67,21 @@ impl<'a> Namer<'a> {
     /// True when commonFuncId.json lists `func_id` as a pthread (or
     /// semaphore) function of the executable; `None` without that file.
     pub fn listed_as(&self, func_id: i64, semaphore: bool) -> Option<bool> {
+        self.source.listed_as(func_id, semaphore)
+    }
+}
+
+/// What names come from: the format version and the JSON files.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    version: Version,
+    symbols: Option<&'a SymbolFile>,
+    executable: Option<i64>,
+    common: Option<&'a CommonIds>,
+}
+
+impl<'a> Source<'a> {
+    fn listed_as(&self, func_id: i64, semaphore: bool) -> Option<bool> {
         let lists = match semaphore {
             false => &self.common?.pthread,
             true => &self.common?.semaphore,

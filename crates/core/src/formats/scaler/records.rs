@@ -6,6 +6,8 @@
 //! next record, so reading stops there. [`RecordReader`] is fed chunks and
 //! keeps only the unfinished tail of a record between them.
 
+use crate::formats::common::{ByteCursor, Carry};
+
 /// Size of the fields every record has: type + six int64s.
 pub const BASE_SIZE: usize = 49;
 
@@ -75,10 +77,8 @@ pub enum Stop {
 /// Reads records from chunks of one file.
 #[derive(Default)]
 pub struct RecordReader {
-    /// Bytes of a record split across chunks.
-    pending: Vec<u8>,
-    /// File offset of `pending[0]`.
-    offset: u64,
+    /// A record split across chunks, and the file offset reached.
+    carry: Carry,
     records: Vec<Record>,
     stop: Option<Stop>,
 }
@@ -89,91 +89,73 @@ impl RecordReader {
         if self.stop.is_some() {
             return;
         }
-        let mut rest = chunk;
-        // Finish a record split across the previous chunk first.
-        if !self.pending.is_empty() {
-            let need = self.pending_size().saturating_sub(self.pending.len());
-            let take = need.min(rest.len());
-            self.pending.extend_from_slice(&rest[..take]);
-            rest = &rest[take..];
-            if self.pending.len() < self.pending_size() {
-                return;
-            }
-            let pending = std::mem::take(&mut self.pending);
-            self.take_record(&pending);
-            if self.stop.is_some() {
-                return;
-            }
-        }
-        while let Some(&byte) = rest.first() {
-            let Some(kind) = Kind::from_byte(byte) else {
-                self.stop = Some(Stop::UnknownType {
-                    offset: self.offset,
-                    byte,
-                });
-                return;
-            };
-            match rest.get(..kind.size()) {
-                Some(bytes) => {
-                    self.take_record(bytes);
-                    rest = &rest[kind.size()..];
-                }
-                None => {
-                    self.pending.extend_from_slice(rest);
-                    return;
-                }
-            }
-        }
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |bytes, offset| self.take_records(bytes, offset));
+        self.carry = carry;
     }
 
     /// The records read, and why reading stopped early, if it did.
     pub fn finish(mut self) -> (Vec<Record>, Option<Stop>) {
-        if self.stop.is_none() && !self.pending.is_empty() {
-            self.stop = Some(Stop::Truncated {
-                offset: self.offset,
-                missing: self.pending_size().saturating_sub(self.pending.len()),
-            });
+        if self.stop.is_none() {
+            if let Some(cut) = self.carry.take_unfinished() {
+                let size = cut
+                    .bytes
+                    .first()
+                    .and_then(|&b| Kind::from_byte(b))
+                    .map_or(BASE_SIZE, Kind::size);
+                self.stop = Some(Stop::Truncated {
+                    offset: cut.offset,
+                    missing: size.saturating_sub(cut.bytes.len()),
+                });
+            }
         }
         (self.records, self.stop)
     }
 
-    /// Size of the record whose first bytes are pending.
-    fn pending_size(&self) -> usize {
-        self.pending
-            .first()
-            .and_then(|&b| Kind::from_byte(b))
-            .map_or(BASE_SIZE, Kind::size)
+    /// Decodes the whole records at the front of `bytes` (the first at file
+    /// offset `offset`) until a bad type byte; how many bytes they took.
+    fn take_records(&mut self, bytes: &[u8], offset: u64) -> usize {
+        let mut at = 0;
+        while self.stop.is_none() {
+            let Some(&byte) = bytes.get(at) else { break };
+            let Some(kind) = Kind::from_byte(byte) else {
+                self.stop = Some(Stop::UnknownType {
+                    offset: offset + at as u64,
+                    byte,
+                });
+                break;
+            };
+            let Some(record) = bytes.get(at..at + kind.size()) else {
+                break;
+            };
+            self.take_record(kind, record, offset + at as u64);
+            at += kind.size();
+        }
+        at
     }
 
     /// Decodes one complete record (`bytes` is exactly its size).
-    fn take_record(&mut self, bytes: &[u8]) {
-        let Some(kind) = bytes.first().and_then(|&b| Kind::from_byte(b)) else {
-            return;
-        };
-        let field = |i: usize| -> i64 {
-            let at = 1 + 8 * i;
-            bytes
-                .get(at..at + 8)
-                .and_then(|b| <[u8; 8]>::try_from(b).ok())
-                .map_or(-1, i64::from_le_bytes)
-        };
+    fn take_record(&mut self, kind: Kind, bytes: &[u8], offset: u64) {
+        let mut fields = ByteCursor::le(bytes.get(1..).unwrap_or_default());
+        let mut field = || fields.i64().unwrap_or(-1);
+        let (file_id, func_id, start, end, first_child, children) =
+            (field(), field(), field(), field(), field(), field());
         let extra = match kind {
             Kind::Normal => [None, None],
-            Kind::Pthread => [Some(field(6)), Some(field(7))],
-            Kind::Semaphore => [Some(field(6)), None],
+            Kind::Pthread => [Some(field()), Some(field())],
+            Kind::Semaphore => [Some(field()), None],
         };
         self.records.push(Record {
             kind,
-            offset: self.offset,
-            file_id: field(0),
-            func_id: field(1),
-            start: field(2),
-            end: field(3),
-            first_child: field(4),
-            children: field(5),
+            offset,
+            file_id,
+            func_id,
+            start,
+            end,
+            first_child,
+            children,
             extra,
         });
-        self.offset += bytes.len() as u64;
     }
 }
 

@@ -112,12 +112,49 @@ struct Usage {
     open: u64,
 }
 
+/// The details that name a synchronisation object, in table order.
+const KINDS: [&str; 6] = ["mutex", "rwlock", "cond", "spinlock", "barrier", "sem"];
+
 /// The `sync-objects` table: one row per mutex, rwlock, condition variable,
 /// spinlock, barrier and semaphore seen in the spans' details; `None` when
 /// there are none.
 pub fn sync_table(trace: &Trace) -> Option<Table> {
-    const KINDS: [&str; 6] = ["mutex", "rwlock", "cond", "spinlock", "barrier", "sem"];
-    let origin = trace.time_range().map_or(0, |r| r.0);
+    let objects = usage_by_object(trace);
+    if objects.is_empty() {
+        return None;
+    }
+    let (rows, row_highlight) = rows_of(trace, &objects);
+    let unit = trace.time_unit.map_or("us", |u| u.name());
+    Some(Table {
+        id: "sync-objects".into(),
+        title: "Synchronisation objects".into(),
+        columns: vec![
+            Column::text("kind"),
+            Column::text("id"),
+            Column::number("threads"),
+            Column::number("calls"),
+            Column::number(&format!("waited ({unit})")),
+            Column::number(&format!("longest wait ({unit})")),
+            Column::number(&format!("first use ({unit})")),
+            Column::number(&format!("last use ({unit})")),
+            Column::number("never returned"),
+            Column::text("thread ids"),
+        ],
+        rows,
+        row_highlight,
+        note: format!(
+            "Every mutex, rwlock, condition variable, spinlock, barrier and semaphore address that \
+             Scaler recorded. Times are {unit} from the start of the trace. \"waited\" adds up the \
+             lock, wait, trywait and barrier calls on the object (hook overhead included); \
+             unlock, signal and post calls count as calls only. A condition wait's mutex is its \
+             \"{COND_MUTEX}\" detail and is not counted under the mutex. Select a row to \
+             highlight its calls in every lane."
+        ),
+    })
+}
+
+/// How each object (kind, id) was used, over every thread.
+fn usage_by_object(trace: &Trace) -> BTreeMap<(usize, String), Usage> {
     let mut objects: BTreeMap<(usize, String), Usage> = BTreeMap::new();
     for (t, thread) in trace.threads.iter().enumerate() {
         let spans = &thread.spans;
@@ -156,19 +193,26 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
             }
         }
     }
-    if objects.is_empty() {
-        return None;
-    }
+    objects
+}
+
+/// The table's rows and the detail each row highlights.
+fn rows_of(
+    trace: &Trace,
+    objects: &BTreeMap<(usize, String), Usage>,
+) -> (Vec<Vec<String>>, Vec<Option<Field>>) {
+    let origin = trace.time_range().map_or(0, |r| r.0);
     let mut rows = Vec::with_capacity(objects.len());
     let mut row_highlight = Vec::with_capacity(objects.len());
-    for ((kind, id), usage) in &objects {
+    for ((kind, id), usage) in objects {
+        let kind = KINDS.get(*kind).copied().unwrap_or_default();
         let threads: Vec<&str> = usage
             .threads
             .iter()
             .filter_map(|&t| trace.threads.get(t).map(|th| th.id.as_str()))
             .collect();
         rows.push(vec![
-            KINDS[*kind].to_owned(),
+            kind.to_owned(),
             id.clone(),
             usage.threads.len().to_string(),
             usage.calls.to_string(),
@@ -179,35 +223,9 @@ pub fn sync_table(trace: &Trace) -> Option<Table> {
             usage.open.to_string(),
             threads.join(" "),
         ]);
-        row_highlight.push(Some(Field::new(KINDS[*kind], id.clone())));
+        row_highlight.push(Some(Field::new(kind, id.clone())));
     }
-    let unit = trace.time_unit.map_or("us", |u| u.name());
-    Some(Table {
-        id: "sync-objects".into(),
-        title: "Synchronisation objects".into(),
-        columns: vec![
-            Column::text("kind"),
-            Column::text("id"),
-            Column::number("threads"),
-            Column::number("calls"),
-            Column::number(&format!("waited ({unit})")),
-            Column::number(&format!("longest wait ({unit})")),
-            Column::number(&format!("first use ({unit})")),
-            Column::number(&format!("last use ({unit})")),
-            Column::number("never returned"),
-            Column::text("thread ids"),
-        ],
-        rows,
-        row_highlight,
-        note: format!(
-            "Every mutex, rwlock, condition variable, spinlock, barrier and semaphore address that \
-             Scaler recorded. Times are {unit} from the start of the trace. \"waited\" adds up the \
-             lock, wait, trywait and barrier calls on the object (hook overhead included); \
-             unlock, signal and post calls count as calls only. A condition wait's mutex is its \
-             \"{COND_MUTEX}\" detail and is not counted under the mutex. Select a row to \
-             highlight its calls in every lane."
-        ),
-    })
+    (rows, row_highlight)
 }
 
 #[cfg(test)]

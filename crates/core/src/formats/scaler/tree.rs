@@ -63,17 +63,20 @@ impl Tree {
         let mut problems = LinkProblems::default();
         let mut blocks = vec![(0u32, 0u32); n];
         let mut parent = vec![u32::MAX; n];
-        let parents: Vec<usize> = (0..n).filter(|&i| records[i].first_child >= 0).collect();
+        let parents: Vec<(usize, &Record)> = records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.first_child >= 0)
+            .collect();
         let mut expected_start = 1i64;
-        for (k, &p) in parents.iter().enumerate() {
-            let record = &records[p];
+        for (k, &(p, record)) in parents.iter().enumerate() {
             let first = record.first_child;
             if first != expected_start || first <= p as i64 || first >= n as i64 {
                 problems.bad_links.add(record.offset);
             }
             let next_first = parents
                 .get(k + 1)
-                .map(|&q| records[q].first_child)
+                .map(|(_, next)| next.first_child)
                 .filter(|&f| f > first);
             let end = next_first
                 .unwrap_or_else(|| first.saturating_add(record.children.max(0)).min(n as i64));
@@ -84,15 +87,24 @@ impl Tree {
             }
             // Each record belongs to the first block that claims it.
             let mut kept = (start as u32, start as u32);
-            for child in start as usize..end as usize {
-                if parent[child] == u32::MAX {
-                    parent[child] = p as u32;
+            let claimed = start as usize..end as usize;
+            for (child, (slot, stored)) in parent
+                .iter_mut()
+                .zip(records)
+                .enumerate()
+                .take(claimed.end)
+                .skip(claimed.start)
+            {
+                if *slot == u32::MAX {
+                    *slot = p as u32;
                     kept.1 = child as u32 + 1;
                 } else {
-                    problems.bad_links.add(records[child].offset);
+                    problems.bad_links.add(stored.offset);
                 }
             }
-            blocks[p] = kept;
+            if let Some(block) = blocks.get_mut(p) {
+                *block = kept;
+            }
             expected_start = end;
         }
         for record in records {
@@ -100,8 +112,8 @@ impl Tree {
                 problems.size_without_children.add(record.offset);
             }
         }
-        for (i, record) in records.iter().enumerate().skip(1) {
-            if parent[i] == u32::MAX {
+        for (record, &placed) in records.iter().zip(&parent).skip(1) {
+            if placed == u32::MAX {
                 problems.unreachable.add(record.offset);
             }
         }
