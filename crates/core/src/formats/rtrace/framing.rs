@@ -311,4 +311,36 @@ mod tests {
         ));
         assert!(f.stopped());
     }
+
+    #[test]
+    fn big_packets_frame_alike_whatever_the_chunking() {
+        let h = parse(b"\xf0\x0a\x02\x00\x04i686\x00\x04").expect("handshake");
+        let mut stream = Vec::new();
+        for (tag, len) in [
+            (b"CALL", 12usize),
+            (b"ARGS", 10_000),
+            (b"BTRC", 8),
+            (b"FILE", 6_000),
+        ] {
+            stream.extend_from_slice(tag);
+            stream.extend_from_slice(&(len as u32).to_le_bytes());
+            stream.extend(std::iter::repeat_n(tag[0], len));
+        }
+        stream.extend_from_slice(b"\xff\xff\xff\xffCALL\x00\x00\x00\x00");
+        let frame = |chunk: usize| {
+            let mut f = Framer::new(&h);
+            let mut events = Vec::new();
+            for part in stream.chunks(chunk) {
+                f.feed(part, &mut |e| events.push(format!("{:?}", seen(e))));
+            }
+            f.flush_garbage(&mut |e| events.push(format!("{:?}", seen(e))));
+            (events, f.pending(), f.pending_offset())
+        };
+        let whole = frame(stream.len());
+        assert_eq!(whole.0.len(), 6, "{:?}", whole.0);
+        assert_eq!((whole.1, whole.2), (0, 12 + stream.len() as u64));
+        for chunk in [1, 3, 100, 4095, 4096, 5000, 9999, 12_000] {
+            assert_eq!(frame(chunk), whole, "chunks of {chunk}");
+        }
+    }
 }
