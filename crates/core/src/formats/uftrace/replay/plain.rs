@@ -6,7 +6,7 @@
 //! per record; the first record it is not sure of ends the run and goes
 //! through the general path.
 
-use super::{recent_slot, Shared, Special, TaskStream, MAX_GAP_NS};
+use super::{recent_slot, RecordingState, Special, TaskStream, MAX_GAP_NS};
 use crate::formats::uftrace::records::{RECORD_MAGIC, RECORD_SIZE};
 
 /// The bits of a record's second word that must be zero or the magic for a
@@ -18,7 +18,7 @@ const PLAIN_BITS: u64 = (RECORD_MAGIC as u64) << 3;
 impl TaskStream {
     /// Decodes the run of plain records that starts at `at` in `buf`
     /// (little-endian data only); where the run ended.
-    pub(super) fn plain_run(&mut self, buf: &[u8], at: usize, sh: &mut Shared) -> usize {
+    pub(super) fn plain_run(&mut self, buf: &[u8], at: usize, rec: &mut RecordingState) -> usize {
         if !self.started
             || self.lost_seen
             || self.sched_open
@@ -26,7 +26,7 @@ impl TaskStream {
             || self.pending_longjmp.is_some()
             || self.hidden > 0
             || self.skipping_from.is_some()
-            || sh.info.big_endian
+            || rec.info.big_endian
         {
             return at;
         }
@@ -38,10 +38,10 @@ impl TaskStream {
         };
         // A perf event due before a record is merged in by the general path.
         let perf_due = self.perf.front().map_or(i64::MAX, |e| e.time);
-        let max_stack = sh.info.max_stack as usize;
-        let Shared {
+        let max_stack = rec.info.max_stack as usize;
+        let RecordingState {
             builder, recent, ..
-        } = sh;
+        } = rec;
         let Some(mut sink) = builder.call_sink(self.thread) else {
             return at;
         };
