@@ -5,6 +5,7 @@
 
 mod events;
 mod framing;
+mod lost;
 mod plain;
 mod recording;
 mod stack;
@@ -12,7 +13,8 @@ mod values;
 
 use super::perf::{PerfEvent, PerfKind};
 use super::records::{Kind, Record, MAX_GAP_NS};
-use crate::model::{Field, Severity, ThreadRef};
+use crate::model::{Field, Severity, StrId, ThreadRef};
+use lost::StaleCall;
 pub use recording::RecordingState;
 use recording::{recent_slot, Special};
 use std::cell::Cell;
@@ -30,6 +32,19 @@ pub struct TaskStream {
     /// The stack was based on a first record (uftrace's `fstack_set`).
     started: bool,
     lost_seen: bool,
+    /// uftrace's count of user calls on the stack (`user_stack_count`): it
+    /// moves with calls and returns (never below 0) but not with a LOST.
+    user_count: usize,
+    /// Slots above the stack that still hold a call that never returned
+    /// (dropped at a LOST), by level.
+    stale: Vec<Option<StaleCall>>,
+    /// The function last called at each stack slot: uftrace keeps it in the
+    /// slot after the call returns, and a slot a LOST reopens shows it again
+    /// (also to tell recursion).
+    entered: Vec<StrId>,
+    /// Open calls whose slot had no call when a LOST set the depth: their
+    /// return counts 0 ns.
+    zero_levels: Vec<usize>,
     /// Calls deeper than max-stack, counted but not shown.
     hidden: u32,
     sched_open: bool,
@@ -40,8 +55,11 @@ pub struct TaskStream {
     /// Offset where unreadable bytes began, while looking for the next record.
     skipping_from: Option<u64>,
     /// Duration of the last frame that left stack slot 0 (uftrace reuses it
-    /// for a return that has no call, e.g. a forked child's `fork`).
-    slot0_duration: Option<i64>,
+    /// for a return that has no call, e.g. a forked child's `fork`); 0 while
+    /// the slot was never used.
+    slot0_duration: i64,
+    /// The task's latest record (in time order) was a perf event.
+    last_was_perf: bool,
     /// A context switch that happened outside every call: when it began.
     idle_sched_out: Option<i64>,
     /// The task's address space over a stretch of time in which no session
@@ -69,6 +87,10 @@ impl TaskStream {
             perf,
             started: false,
             lost_seen: false,
+            user_count: 0,
+            stale: Vec::new(),
+            entered: Vec::new(),
+            zero_levels: Vec::new(),
             hidden: 0,
             sched_open: false,
             pending_exec: false,
@@ -76,7 +98,8 @@ impl TaskStream {
             setjmp_depth: None,
             last_time: 0,
             skipping_from: None,
-            slot0_duration: None,
+            slot0_duration: 0,
+            last_was_perf: false,
             idle_sched_out: None,
             space: Cell::new(None),
         }
@@ -89,6 +112,7 @@ impl TaskStream {
         while let Some(event) = self.perf.pop_front() {
             self.perf_event(event, rec);
         }
+        self.end_open_calls(rec);
     }
 
     /// The address space this task uses at `time`.
@@ -120,11 +144,12 @@ impl TaskStream {
                 name,
                 vec![Field::new("records lost", lost.to_string())],
             );
-            self.lost_seen = true;
+            self.lost(rec);
             return;
         }
         let time = record.time as i64;
         self.flush_perf_before(time, rec);
+        self.last_was_perf = false;
         if record.kind != Kind::Event {
             self.apply_pending(time, rec);
             if !self.started {
@@ -132,9 +157,8 @@ impl TaskStream {
                 let depth = usize::from(record.depth) + usize::from(record.kind == Kind::Exit);
                 self.base_stack(depth, time, rec);
             } else if self.lost_seen {
-                self.lost_seen = false;
                 let depth = usize::from(record.depth) + usize::from(record.kind == Kind::Exit);
-                self.rebase_after_lost(depth, time, rec);
+                self.rebase_after_lost(depth, usize::from(record.depth), time, rec);
             }
         }
         rec.builder.touch(t, time);
@@ -160,6 +184,7 @@ impl TaskStream {
         let t = self.thread;
         rec.builder.count_events(t, 1);
         rec.builder.touch(t, event.time);
+        self.last_was_perf = true;
         match event.kind {
             PerfKind::SchedOut | PerfKind::SchedOutPreempted | PerfKind::SchedIn => {
                 self.sched_event(&event, rec)

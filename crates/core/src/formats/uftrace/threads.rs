@@ -13,6 +13,12 @@ impl UftraceDecoder {
         for tid in &data_tids {
             add_thread(tid, rec);
         }
+        rec.last_perf_time = self
+            .perf_by_tid
+            .iter()
+            .filter(|(tid, _)| data_tids.contains(tid))
+            .filter_map(|(_, events)| events.back().map(|e| e.time))
+            .max();
         let orphan_events: u64 = self
             .perf_by_tid
             .iter()

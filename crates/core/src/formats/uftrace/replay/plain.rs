@@ -8,6 +8,7 @@
 
 use super::{recent_slot, RecordingState, Special, TaskStream, MAX_GAP_NS};
 use crate::formats::uftrace::records::{RECORD_MAGIC, RECORD_SIZE};
+use crate::model::StrId;
 
 /// The bits of a record's second word that must be zero or the magic for a
 /// plain call or return: the type's upper bit (0 = entry or exit), `more`
@@ -16,18 +17,37 @@ const PLAIN_MASK: u64 = 0b11_1110;
 const PLAIN_BITS: u64 = (RECORD_MAGIC as u64) << 3;
 
 impl TaskStream {
+    /// No stack rule is waiting to be applied to the next record.
+    fn nothing_unusual_pending(&self) -> bool {
+        self.started
+            && !self.lost_seen
+            && !self.sched_open
+            && !self.pending_exec
+            && self.pending_longjmp.is_none()
+            && self.hidden == 0
+            && self.zero_levels.is_empty()
+            && self.skipping_from.is_none()
+    }
+
+    /// A plain call takes stack slot `level` over; false when the slot was
+    /// never used (the general path sets it up).
+    #[inline]
+    fn plain_entry(&mut self, level: usize, name: StrId) -> bool {
+        let Some(entered) = self.entered.get_mut(level) else {
+            return false;
+        };
+        *entered = name;
+        if let Some(slot) = self.stale.get_mut(level) {
+            *slot = None;
+        }
+        self.user_count += 1;
+        true
+    }
+
     /// Decodes the run of plain records that starts at `at` in `buf`
     /// (little-endian data only); where the run ended.
     pub(super) fn plain_run(&mut self, buf: &[u8], at: usize, rec: &mut RecordingState) -> usize {
-        if !self.started
-            || self.lost_seen
-            || self.sched_open
-            || self.pending_exec
-            || self.pending_longjmp.is_some()
-            || self.hidden > 0
-            || self.skipping_from.is_some()
-            || rec.info.big_endian
-        {
+        if !self.nothing_unusual_pending() || rec.info.big_endian {
             return at;
         }
         let Some(memo) = self.space.get() else {
@@ -74,7 +94,7 @@ impl TaskStream {
                 break;
             }
             if word & 1 == 0 {
-                if sink.depth() >= max_stack {
+                if sink.depth() >= max_stack || !self.plain_entry(sink.depth(), info.name) {
                     break;
                 }
                 sink.record(time);
@@ -85,10 +105,11 @@ impl TaskStream {
                     _ => break,
                 }
                 sink.record(time);
+                self.user_count = self.user_count.saturating_sub(1);
                 let start = sink.end(time);
                 if sink.depth() == 0 {
                     if let Some(start) = start {
-                        self.slot0_duration = Some(time.saturating_sub(start));
+                        self.slot0_duration = time.saturating_sub(start);
                     }
                 }
             }

@@ -59,6 +59,8 @@ pub struct RecordingState {
     pub resolver: Resolver,
     pub specs: SpecBook,
     pub info: Info,
+    /// The time of the last perf event of a task that has trace data.
+    pub last_perf_time: Option<i64>,
     /// SDT event ids (from `events.txt`) → `provider:event`.
     pub event_names: HashMap<u64, String>,
     pub(super) addr_cache: FastMap<(usize, u64), AddrInfo>,
@@ -91,6 +93,7 @@ impl RecordingState {
             specs,
             info,
             event_names,
+            last_perf_time: None,
             addr_cache: FastMap::default(),
             recent: vec![(u64::MAX, usize::MAX, AddrInfo::UNSET); RECENT_SLOTS],
             spec_cache: FastMap::default(),
