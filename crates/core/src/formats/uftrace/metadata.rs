@@ -4,7 +4,6 @@
 
 use super::roles::Role;
 use super::{info, perf, resolve, symbols, task, RecordingState, UftraceDecoder};
-use crate::input::file_name;
 use crate::model::{Format, Severity, TimeUnit, TraceBuilder};
 use std::collections::{BTreeMap, HashMap};
 
@@ -24,14 +23,20 @@ impl UftraceDecoder {
         let mut tables = Vec::new();
         let mut debug = Vec::new();
         let mut event_names = HashMap::new();
-        for (index, role) in self.roles.iter().enumerate() {
-            let Some(role) = role else { continue };
-            let Some(bytes) = self.buffers.get(&index) else {
+        let metadata: Vec<(usize, Role)> = self
+            .files
+            .roles()
+            .filter(|(_, role)| !matches!(role, Role::Data { .. } | Role::Perf))
+            .map(|(index, role)| (index, role.clone()))
+            .collect();
+        for (index, role) in metadata {
+            let bytes = self.files.take_buffer(index);
+            if bytes.is_empty() {
                 continue;
-            };
-            let text = String::from_utf8_lossy(bytes);
-            let name = file_name(&self.probes[index].path).to_owned();
-            match role {
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let name = self.files.probe(index).map_or("", |p| p.name()).to_owned();
+            match &role {
                 Role::Map { sid } => maps.push((sid.clone(), symbols::parse_map(&text))),
                 Role::Symbols => tables.push((name, symbols::parse_sym(&text))),
                 Role::Debug => debug.push((name, symbols::parse_dbg(&text))),
@@ -61,16 +66,20 @@ impl UftraceDecoder {
         self.recording = Some(recording);
     }
 
-    fn read_info(&self, builder: &mut TraceBuilder) -> info::Info {
-        let found = self.roles.iter().position(|r| *r == Some(Role::Info));
-        let Some(index) = found else {
+    /// The index of the first file with role `role`.
+    fn file_with(&self, role: &Role) -> Option<usize> {
+        self.files.roles().find(|(_, r)| *r == role).map(|(i, _)| i)
+    }
+
+    fn read_info(&mut self, builder: &mut TraceBuilder) -> info::Info {
+        let Some(index) = self.file_with(&Role::Info) else {
             builder.diagnose(Severity::DataLoss, "no-info", None, None, 1, || {
                 "there is no info file: assuming little-endian 64-bit data without argument specs".into()
             });
             return info::Info::assumed();
         };
-        let path = self.probes[index].path.clone();
-        match info::parse(self.buffers.get(&index).map_or(&[][..], Vec::as_slice)) {
+        let path = self.files.path(index).to_owned();
+        match info::parse(&self.files.take_buffer(index)) {
             Ok(info) => info,
             Err(why) => {
                 builder.diagnose(Severity::Error, "bad-info", Some(&path), None, 1, || {
@@ -81,18 +90,17 @@ impl UftraceDecoder {
         }
     }
 
-    fn read_tasks(&self, builder: &mut TraceBuilder) -> task::TaskFile {
-        let Some(index) = self.roles.iter().position(|r| *r == Some(Role::TaskText)) else {
+    fn read_tasks(&mut self, builder: &mut TraceBuilder) -> task::TaskFile {
+        let Some(index) = self.file_with(&Role::TaskText) else {
             builder.diagnose(Severity::DataLoss, "no-task-txt", None, None, 1, || {
                 "there is no task.txt (or only the old binary task file): addresses cannot be matched to sessions and show as raw addresses".into()
             });
             return task::TaskFile::default();
         };
-        let text = String::from_utf8_lossy(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
-            .into_owned();
+        let text = String::from_utf8_lossy(&self.files.take_buffer(index)).into_owned();
         let tasks = task::parse(&text);
         if let Some(&(offset, _)) = tasks.bad_lines.first() {
-            let path = self.probes[index].path.clone();
+            let path = self.files.path(index).to_owned();
             builder.diagnose(
                 Severity::DataLoss,
                 "bad-task-line",
@@ -107,16 +115,15 @@ impl UftraceDecoder {
 
     fn read_perf(&mut self, recording: &mut RecordingState) {
         let mut files: Vec<(String, usize)> = self
-            .roles
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r == Some(Role::Perf))
-            .map(|(i, _)| (file_name(&self.probes[i].path).to_owned(), i))
+            .files
+            .roles()
+            .filter(|(_, r)| **r == Role::Perf)
+            .map(|(i, _)| (self.files.probe(i).map_or("", |p| p.name()).to_owned(), i))
             .collect();
         files.sort();
         let mut parsed = Vec::new();
         for (name, index) in files {
-            let bytes = self.buffers.remove(&index).unwrap_or_default();
+            let bytes = self.files.take_buffer(index);
             let (events, problems) = perf::parse(&bytes, recording.info.big_endian);
             if let Some(at) = problems.broken_at {
                 let lost = problems.bytes_lost;

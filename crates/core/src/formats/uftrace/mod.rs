@@ -6,6 +6,8 @@
 //! chunks through a `replay::TaskStream`, so big traces never sit whole in
 //! memory.
 
+#![deny(clippy::indexing_slicing)]
+
 mod argdata;
 mod argspec;
 mod info;
@@ -19,27 +21,23 @@ mod symbols;
 mod task;
 mod threads;
 
+use crate::formats::common::Recording;
 use crate::input::{Decoder, FileProbe};
-use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
+use crate::model::{Format, TimeUnit, Trace, TraceBuilder};
 use replay::{RecordingState, TaskStream};
 pub use roles::detect;
-use roles::{make_plan, role_of, Role};
+use roles::{plan_key, role_of, Role};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Decodes a uftrace.data folder.
 pub struct UftraceDecoder {
-    probes: Vec<FileProbe>,
-    roles: Vec<Option<Role>>,
+    /// The folder's files, their roles, and the metadata read so far.
+    files: Recording<Role>,
     plan: Vec<usize>,
-    /// Whole contents of metadata and perf files, until they are parsed.
-    buffers: HashMap<usize, Vec<u8>>,
-    current: Option<usize>,
     /// The recording-wide state, once the metadata is read.
     recording: Option<RecordingState>,
     stream: Option<TaskStream>,
     perf_by_tid: HashMap<String, VecDeque<perf::PerfEvent>>,
-    /// Files offered but not part of the recording.
-    ignored: Vec<String>,
     /// Task data files left to other parts ([`Decoder::keep_part`]).
     others: HashSet<usize>,
     /// This decoder works on a part after the first, which says what
@@ -51,54 +49,31 @@ impl UftraceDecoder {
     /// A decoder for the offered files. When several uftrace folders were
     /// offered, the first (by path) is decoded and the rest are reported.
     pub fn new(probes: Vec<FileProbe>) -> Self {
-        let trace_dir = probes
-            .iter()
-            .filter(|p| p.head.starts_with(info::MAGIC))
-            .map(|p| p.dir().to_owned())
-            .min()
-            .or_else(|| {
-                probes
-                    .iter()
-                    .filter(|p| p.name() == "task.txt")
-                    .map(|p| p.dir().to_owned())
-                    .min()
-            })
+        let folder = Recording::<Role>::folder_of(&probes, |p| p.head.starts_with(info::MAGIC))
+            .or_else(|| Recording::<Role>::folder_of(&probes, |p| p.name() == "task.txt"))
             .unwrap_or_default();
-        let mut ignored = Vec::new();
-        let roles: Vec<Option<Role>> = probes
-            .iter()
-            .map(|p| {
-                let role = if p.dir() == trace_dir {
-                    role_of(p)
-                } else {
-                    None
-                };
-                if role.is_none() {
-                    ignored.push(p.path.clone());
-                }
-                role
-            })
-            .collect();
-        let plan = make_plan(&probes, &roles);
+        let files = Recording::new(probes, &folder, role_of);
+        let plan = files.plan(plan_key);
         UftraceDecoder {
-            probes,
-            roles,
+            files,
             plan,
-            buffers: HashMap::new(),
-            current: None,
             recording: None,
             stream: None,
             perf_by_tid: HashMap::new(),
-            ignored,
             others: HashSet::new(),
             secondary: false,
         }
     }
 
+    /// The size of file `index` in bytes.
+    fn size_of(&self, index: usize) -> u64 {
+        self.files.probe(index).map_or(0, |p| p.size)
+    }
+
     /// The tid of a task data file.
     fn tid_at(&self, index: usize) -> Option<&str> {
-        match self.roles.get(index) {
-            Some(Some(Role::Data { tid })) => Some(tid),
+        match self.files.role(index) {
+            Some(Role::Data { tid }) => Some(tid),
             _ => None,
         }
     }
@@ -135,11 +110,15 @@ impl Decoder for UftraceDecoder {
         if parts < 2 || part >= parts || data.len() < parts {
             return false;
         }
-        data.sort_by_key(|&i| (std::cmp::Reverse(self.probes[i].size), i));
+        data.sort_by_key(|&i| (std::cmp::Reverse(self.size_of(i)), i));
         let mut load = vec![0u64; parts];
         for index in data {
-            let lightest = (0..parts).min_by_key(|&p| (load[p], p)).unwrap_or(0);
-            load[lightest] += self.probes[index].size;
+            let Some((lightest, least)) =
+                load.iter_mut().enumerate().min_by_key(|(p, l)| (**l, *p))
+            else {
+                break;
+            };
+            *least += self.size_of(index);
             if lightest != part {
                 self.others.insert(index);
             }
@@ -150,16 +129,16 @@ impl Decoder for UftraceDecoder {
 
     fn begin_file(&mut self, index: usize) {
         self.finish_stream();
-        self.current = Some(index);
-        if let Some(Some(Role::Data { tid })) = self.roles.get(index).cloned() {
+        self.files.begin(index);
+        if let Some(Role::Data { tid }) = self.files.role(index).cloned() {
             self.prepare();
-            let path = self.probes[index].path.clone();
+            let path = self.files.path(index).to_owned();
+            // One span per call record (16 bytes with its return):
+            // reserving it once spares the columns their growth copies.
+            let calls = self.size_of(index) / (2 * records::RECORD_SIZE as u64);
             let perf = self.perf_by_tid.remove(&tid).unwrap_or_default();
             if let Some(recording) = self.recording.as_mut() {
                 if let Some(thread) = recording.builder.find_thread(&tid) {
-                    // One span per call record (16 bytes with its return):
-                    // reserving it once spares the columns their growth copies.
-                    let calls = self.probes[index].size / (2 * records::RECORD_SIZE as u64);
                     recording.builder.reserve_spans(thread, calls);
                     self.stream = Some(TaskStream::new(&tid, &path, thread, perf));
                 }
@@ -168,26 +147,20 @@ impl Decoder for UftraceDecoder {
     }
 
     fn feed(&mut self, chunk: &[u8]) {
-        let Some(index) = self.current else { return };
         match (&mut self.stream, &mut self.recording) {
             (Some(stream), Some(recording)) => stream.feed(chunk, recording),
-            _ => self
-                .buffers
-                .entry(index)
-                .or_default()
-                .extend_from_slice(chunk),
+            _ => self.files.buffer(chunk),
         }
     }
 
     fn end_file(&mut self) {
         self.finish_stream();
-        self.current = None;
+        self.files.end();
     }
 
     fn finish(mut self: Box<Self>) -> Trace {
         self.finish_stream();
         self.prepare();
-        let ignored = std::mem::take(&mut self.ignored);
         let Some(mut recording) = self.recording.take() else {
             return TraceBuilder::new(Format::Uftrace, TimeUnit::Ns).finish();
         };
@@ -205,11 +178,9 @@ impl Decoder for UftraceDecoder {
                 TaskStream::new(&tid, "", thread, events).finish(&mut recording);
             }
         }
-        if !ignored.is_empty() && !self.secondary {
-            let first = ignored[0].clone();
-            recording.builder.diagnose(Severity::Info, "ignored-files", None, None, ignored.len() as u64, || {
-                format!("files that are not part of the uftrace recording were ignored (first: {first})")
-            });
+        if !self.secondary {
+            self.files
+                .report_ignored(&mut recording.builder, "uftrace recording");
         }
         recording.builder.finish()
     }

@@ -13,6 +13,7 @@ mod values;
 
 use super::perf::{PerfEvent, PerfKind};
 use super::records::{Kind, Record, MAX_GAP_NS};
+use crate::formats::common::Carry;
 use crate::model::{Field, Severity, StrId, ThreadRef};
 use lost::StaleCall;
 pub use recording::RecordingState;
@@ -25,9 +26,10 @@ pub struct TaskStream {
     tid: String,
     file: String,
     thread: ThreadRef,
-    carry: Vec<u8>,
-    /// File offset of `carry[0]`.
-    carry_offset: u64,
+    /// The bytes of a record cut by a chunk's end.
+    carry: Carry,
+    /// File offset of the first byte of the bytes being decoded.
+    buffer_offset: u64,
     perf: VecDeque<PerfEvent>,
     /// The stack was based on a first record (uftrace's `fstack_set`).
     started: bool,
@@ -82,8 +84,8 @@ impl TaskStream {
             tid: tid.to_owned(),
             file: file.to_owned(),
             thread,
-            carry: Vec::new(),
-            carry_offset: 0,
+            carry: Carry::new(),
+            buffer_offset: 0,
             perf,
             started: false,
             lost_seen: false,
@@ -134,7 +136,7 @@ impl TaskStream {
         rec.builder.count_events(t, 1);
         if record.kind == Kind::Lost {
             let lost = record.addr;
-            rec.builder.diagnose(Severity::DataLoss, "lost-records", Some(&self.file), Some(self.carry_offset), lost, || {
+            rec.builder.diagnose(Severity::DataLoss, "lost-records", Some(&self.file), Some(self.buffer_offset), lost, || {
                 "records were lost while recording (uftrace could not get a buffer: LOST records)".into()
             });
             let name = rec.builder.intern("LOST");

@@ -71,10 +71,10 @@ pub(super) fn role_of(probe: &FileProbe) -> Option<Role> {
     None
 }
 
-/// Metadata first (info, task.txt, maps, symbols, debug info, event names),
-/// then perf files, then task data in `info`'s task order.
-pub(super) fn make_plan(probes: &[FileProbe], roles: &[Option<Role>]) -> Vec<usize> {
-    let rank = |r: &Role| match r {
+/// The reading order: metadata first (info, task.txt, maps, symbols, debug
+/// info, event names), then perf files, then task data by tid.
+pub(super) fn plan_key(role: &Role) -> (u8, u64) {
+    let rank = match role {
         Role::Info => 0,
         Role::TaskText => 1,
         Role::Map { .. } => 2,
@@ -84,14 +84,9 @@ pub(super) fn make_plan(probes: &[FileProbe], roles: &[Option<Role>]) -> Vec<usi
         Role::Perf => 6,
         Role::Data { .. } => 7,
     };
-    let mut plan: Vec<usize> = (0..probes.len()).filter(|&i| roles[i].is_some()).collect();
-    plan.sort_by_key(|&i| {
-        let role = roles[i].as_ref().map_or(9, rank);
-        let tid = match &roles[i] {
-            Some(Role::Data { tid }) => tid.parse::<u64>().unwrap_or(u64::MAX),
-            _ => 0,
-        };
-        (role, tid, probes[i].name().to_owned())
-    });
-    plan
+    let tid = match role {
+        Role::Data { tid } => tid.parse::<u64>().unwrap_or(u64::MAX),
+        _ => 0,
+    };
+    (rank, tid)
 }

@@ -46,8 +46,8 @@ impl UftraceDecoder {
         let mut data_tids: Vec<String> = self
             .plan
             .iter()
-            .filter_map(|&i| match self.roles.get(i) {
-                Some(Some(Role::Data { tid })) => Some(tid.clone()),
+            .filter_map(|&i| match self.files.role(i) {
+                Some(Role::Data { tid }) => Some(tid.clone()),
                 _ => None,
             })
             .collect();

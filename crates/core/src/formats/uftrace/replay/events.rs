@@ -2,6 +2,7 @@
 //! name), as instants with their payloads.
 
 use super::{RecordingState, TaskStream};
+use crate::formats::common::{u16_at, u32_at, u64_at, Endian};
 use crate::formats::uftrace::perf::{PerfEvent, PerfKind};
 use crate::formats::uftrace::records::Record;
 use crate::model::Field;
@@ -68,17 +69,10 @@ fn event_name(id: u64, sdt: &HashMap<u64, String>) -> String {
 
 /// The payload of a built-in event as named fields.
 fn event_fields(id: u64, extra: &[u8], big_endian: bool) -> Vec<Field> {
-    let payload = match extra.get(..2) {
-        Some(len) => {
-            let n = usize::from(if big_endian {
-                u16::from_be_bytes([len[0], len[1]])
-            } else {
-                u16::from_le_bytes([len[0], len[1]])
-            });
-            extra.get(2..2 + n).unwrap_or(&[])
-        }
-        None => &[],
-    };
+    let endian = Endian::big_if(big_endian);
+    let payload = u16_at(extra, 0, endian)
+        .and_then(|n| extra.get(2..2 + usize::from(n)))
+        .unwrap_or_default();
     let names: &[&str] = match id {
         100_001 | 100_003 => &["vmsize KB", "vmrss KB", "shared KB"],
         100_002 | 100_004 => &["major faults", "minor faults"],
@@ -88,28 +82,16 @@ fn event_fields(id: u64, extra: &[u8], big_endian: bool) -> Vec<Field> {
         _ => &[],
     };
     if id == 100_011 {
-        if let Some(cpu) = payload.get(..4) {
-            let raw = [cpu[0], cpu[1], cpu[2], cpu[3]];
-            let cpu = if big_endian {
-                u32::from_be_bytes(raw)
-            } else {
-                u32::from_le_bytes(raw)
-            };
+        if let Some(cpu) = u32_at(payload, 0, endian) {
             return vec![Field::new("cpu", cpu.to_string())];
         }
     }
+    let is_diff = matches!(id, 100_003 | 100_004 | 100_006 | 100_008 | 100_010);
     let mut fields: Vec<Field> = names
         .iter()
-        .zip(payload.chunks_exact(8))
-        .map(|(name, raw)| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(raw);
-            let v = if big_endian {
-                u64::from_be_bytes(b)
-            } else {
-                u64::from_le_bytes(b)
-            };
-            let is_diff = matches!(id, 100_003 | 100_004 | 100_006 | 100_008 | 100_010);
+        .enumerate()
+        .map_while(|(i, name)| Some((name, u64_at(payload, i * 8, endian)?)))
+        .map(|(name, v)| {
             let shown = if is_diff {
                 (v as i64).to_string()
             } else {

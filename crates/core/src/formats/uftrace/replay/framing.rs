@@ -3,6 +3,7 @@
 //! record, and the search for the next plausible record after garbage.
 
 use super::{RecordingState, TaskStream};
+use crate::formats::common::u16_at;
 use crate::formats::uftrace::argdata::split_block;
 use crate::formats::uftrace::records::{self, Kind, Record, RECORD_SIZE};
 use crate::model::Severity;
@@ -19,9 +20,7 @@ enum Extra {
 fn find_next_record(buf: &[u8], from: usize, big_endian: bool, last_time: i64) -> Option<usize> {
     let min_time = u64::try_from(last_time).unwrap_or(0);
     let mut at = from;
-    while at + RECORD_SIZE <= buf.len() {
-        let mut head = [0u8; RECORD_SIZE];
-        head.copy_from_slice(&buf[at..at + RECORD_SIZE]);
+    while let Some(head) = record_at(buf, at) {
         if records::plausible(&head, big_endian, min_time) {
             return Some(at);
         }
@@ -30,39 +29,38 @@ fn find_next_record(buf: &[u8], from: usize, big_endian: bool, last_time: i64) -
     None
 }
 
+/// The 16 bytes of the record at `at`, if they are all in `buf`.
+fn record_at(buf: &[u8], at: usize) -> Option<[u8; RECORD_SIZE]> {
+    buf.get(at..at + RECORD_SIZE)?.try_into().ok()
+}
+
 impl TaskStream {
     /// Decodes the next bytes of the file.
     pub fn feed(&mut self, chunk: &[u8], rec: &mut RecordingState) {
         // Records are read straight from the chunk; only a record cut by the
         // chunk's end is carried over and joined with the next chunk.
-        let mut joined = std::mem::take(&mut self.carry);
-        let buf: &[u8] = if joined.is_empty() {
-            chunk
-        } else {
-            joined.extend_from_slice(chunk);
-            &joined
-        };
-        let at = self.feed_buffer(buf, rec);
-        let rest = buf.get(at..).unwrap_or(&[]);
-        self.carry = rest.to_vec();
-        self.carry_offset += at as u64;
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |buf, offset| {
+            self.buffer_offset = offset;
+            self.feed_buffer(buf, rec)
+        });
+        self.carry = carry;
     }
 
     /// Decodes the whole records at the front of `buf` (which starts at file
-    /// offset `carry_offset`); how many bytes were used up.
+    /// offset `buffer_offset`); how many bytes were used up.
     fn feed_buffer(&mut self, buf: &[u8], rec: &mut RecordingState) -> usize {
         let big_endian = rec.info.big_endian;
         let mut at = 0usize;
         while buf.len() - at >= RECORD_SIZE {
             at = self.plain_run(buf, at, rec);
-            if buf.len() - at < RECORD_SIZE {
+            let Some(head) = record_at(buf, at) else {
                 break;
-            }
-            let mut head = [0u8; RECORD_SIZE];
-            head.copy_from_slice(&buf[at..at + RECORD_SIZE]);
+            };
             let record = records::parse(&head, big_endian);
+            let after = buf.get(at + RECORD_SIZE..).unwrap_or_default();
             let extra = if records::sane(&record, self.started.then_some(self.last_time)) {
-                self.extra_size(&record, &buf[at + RECORD_SIZE..], rec)
+                self.extra_size(&record, after, rec)
             } else {
                 Extra::Unknown
             };
@@ -71,12 +69,12 @@ impl TaskStream {
                 Extra::Unknown => match find_next_record(buf, at + 8, big_endian, self.last_time) {
                     Some(next) => {
                         self.skipping_from
-                            .get_or_insert(self.carry_offset + at as u64);
+                            .get_or_insert(self.buffer_offset + at as u64);
                         at = next;
                     }
                     None => {
                         self.skipping_from
-                            .get_or_insert(self.carry_offset + at as u64);
+                            .get_or_insert(self.buffer_offset + at as u64);
                         // Keep the tail not yet searched: the next record may start there.
                         let mut next = at + 8;
                         while next + RECORD_SIZE <= buf.len() {
@@ -87,13 +85,12 @@ impl TaskStream {
                     }
                 },
                 Extra::Bytes(n) => {
-                    if buf.len() - at < RECORD_SIZE + n {
+                    let Some(extra) = after.get(..n) else {
                         break;
-                    }
+                    };
                     self.end_skipping(at, rec);
-                    let start = at + RECORD_SIZE;
-                    self.process(record, &buf[start..start + n], rec);
-                    at = start + n;
+                    self.process(record, extra, rec);
+                    at += RECORD_SIZE + n;
                 }
             }
         }
@@ -102,22 +99,23 @@ impl TaskStream {
 
     /// The file is complete: reports a tail that is garbage or a cut record.
     pub(super) fn report_tail(&mut self, rec: &mut RecordingState) {
+        let unfinished = self.carry.take_unfinished();
         if let Some(from) = self.skipping_from.take() {
-            let lost = self.carry_offset + self.carry.len() as u64 - from;
+            let lost = self.carry.offset() - from;
             rec.builder.diagnose(Severity::DataLoss, "unreadable-bytes", Some(&self.file), Some(from), lost, || {
                 "bytes that are not valid records (bad magic, or argument data no spec explains) were skipped".into()
             });
-        } else if !self.carry.is_empty() {
-            let cut = self.carry.len() as u64;
-            rec.builder.diagnose(Severity::DataLoss, "truncated-record", Some(&self.file), Some(self.carry_offset), 1, || {
-                format!("the file ends inside a record ({cut} of its bytes present): 1 record cut short, and any records after it are missing")
+        } else if let Some(cut) = unfinished {
+            let present = cut.bytes.len();
+            rec.builder.diagnose(Severity::DataLoss, "truncated-record", Some(&self.file), Some(cut.offset), 1, || {
+                format!("the file ends inside a record ({present} of its bytes present): 1 record cut short, and any records after it are missing")
             });
         }
     }
 
     fn end_skipping(&mut self, at: usize, rec: &mut RecordingState) {
         if let Some(from) = self.skipping_from.take() {
-            let lost = self.carry_offset + at as u64 - from;
+            let lost = self.buffer_offset + at as u64 - from;
             rec.builder.diagnose(Severity::DataLoss, "unreadable-bytes", Some(&self.file), Some(from), lost, || {
                 "bytes that are not valid records (bad magic, or argument data no spec explains) were skipped".into()
             });
@@ -130,16 +128,8 @@ impl TaskStream {
         }
         match record.kind {
             Kind::Lost => Extra::Bytes(0),
-            Kind::Event => match after.get(..2) {
-                Some(len) => {
-                    let raw = [len[0], len[1]];
-                    let n = usize::from(if rec.info.big_endian {
-                        u16::from_be_bytes(raw)
-                    } else {
-                        u16::from_le_bytes(raw)
-                    });
-                    Extra::Bytes((2 + n).div_ceil(8) * 8)
-                }
+            Kind::Event => match u16_at(after, 0, rec.info.endian()) {
+                Some(n) => Extra::Bytes((2 + usize::from(n)).div_ceil(8) * 8),
                 None => Extra::NeedMore,
             },
             Kind::Entry | Kind::Exit => {

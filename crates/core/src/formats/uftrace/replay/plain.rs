@@ -67,12 +67,13 @@ impl TaskStream {
         };
         let mut at = at;
         let mut last_time = self.last_time;
-        while let Some(head) = buf.get(at..at + RECORD_SIZE) {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(&head[..8]);
-            let time = u64::from_le_bytes(raw);
-            raw.copy_from_slice(&head[8..]);
-            let word = u64::from_le_bytes(raw);
+        while let Some((time, word)) = buf
+            .get(at..at + RECORD_SIZE)
+            .and_then(|head| head.split_first_chunk::<8>())
+            .and_then(|(time, rest)| Some((time, rest.first_chunk::<8>()?)))
+        {
+            let time = u64::from_le_bytes(*time);
+            let word = u64::from_le_bytes(*word);
             if word & PLAIN_MASK != PLAIN_BITS {
                 break;
             }

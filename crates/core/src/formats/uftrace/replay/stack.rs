@@ -69,7 +69,7 @@ impl TaskStream {
                 Severity::Info,
                 "max-stack",
                 Some(&self.file),
-                Some(self.carry_offset),
+                Some(self.buffer_offset),
                 1,
                 || format!("calls deeper than the recorded max stack ({max}) are not shown"),
             );
@@ -117,7 +117,7 @@ impl TaskStream {
                 if let Some((name, flags)) = rec.builder.span_info(t, top).filter(|_| !zero) {
                     if name != info.name {
                         if flags & SPAN_START_REPAIRED == 0 {
-                            rec.builder.diagnose(Severity::Info, "exit-mismatch", Some(&self.file), Some(self.carry_offset), 1, || {
+                            rec.builder.diagnose(Severity::Info, "exit-mismatch", Some(&self.file), Some(self.buffer_offset), 1, || {
                                 "a return's address differs from its call's; the call is named after the return, as uftrace does".into()
                             });
                         }
@@ -146,7 +146,7 @@ impl TaskStream {
                     Severity::Info,
                     "unmatched-exit",
                     Some(&self.file),
-                    Some(self.carry_offset),
+                    Some(self.buffer_offset),
                     1,
                     || "returns without a recorded call were given the duration of the last top-level call, as uftrace does".into(),
                 );
