@@ -83,3 +83,51 @@ fn plain_and_unusual_records_interleave_as_the_general_rules_say() {
     assert_eq!(count("time-backwards"), 1);
     assert_eq!(count("exit-mismatch"), 1);
 }
+
+/// A LOST record: time 0, type 2, the count in the address bits.
+fn lost(count: u64, depth: u64) -> [u8; 16] {
+    let word = 2 | (5 << 3) | (depth << 6) | (count << 16);
+    let mut out = [0u8; 16];
+    out[8..].copy_from_slice(&word.to_le_bytes());
+    out
+}
+
+#[test]
+fn calls_open_across_a_loss_keep_their_start_and_deeper_ones_are_dropped() {
+    // main { b { c { LOST  } b returns (depth 1) } main returns }: as uftrace
+    // does, the record after the loss sets the depth to 2, so main and b keep
+    // running from their first start and c is dropped without being counted.
+    let (a, b, c) = (0x5642_508b_22a0, 0x5642_508b_2234, 0x5642_508b_21f2);
+    let t = 228_861_430_706u64;
+    let records = [
+        record(t, false, 0, a),
+        record(t + 10, false, 1, b),
+        record(t + 20, false, 2, c),
+        lost(7, 3),
+        record(t + 100, true, 1, b),
+        record(t + 110, true, 0, a),
+    ];
+    let dir = fixtures().join("uftrace/a-simple-nested/uftrace.data");
+    let mut files = read_folder(&dir);
+    for (path, data) in &mut files {
+        if path.ends_with("17763.dat") {
+            *data = records.concat();
+        }
+    }
+    let trace = decode_files(&files).expect("decodes");
+    let thread = trace
+        .threads
+        .iter()
+        .find(|th| th.id == "17763")
+        .expect("the task's thread");
+    // (The recording's perf events add context switches after these.)
+    let s = &thread.spans;
+    let t = t as i64;
+    assert_eq!(s.start[..3], [t, t + 10, t + 20]);
+    assert_eq!(s.end[..3], [t + 110, t + 100, t + 20]);
+    assert!(s.start[3..].iter().all(|&start| start > t + 110));
+    let abandoned = flamedrop_core::model::SPAN_ABANDONED;
+    assert_eq!(s.flags[0] & abandoned, 0);
+    assert_eq!(s.flags[1] & abandoned, 0);
+    assert_eq!(s.flags[2] & abandoned, abandoned, "c is dropped uncounted");
+}

@@ -41,11 +41,13 @@ pub fn split_block(
                 let keep = size.min(16);
                 if big_endian && size <= 8 {
                     // Keep the value's low bytes first, as on little-endian.
-                    for (i, b) in stored.iter().rev().take(keep).enumerate() {
-                        bytes[i] = *b;
+                    for (slot, b) in bytes.iter_mut().zip(stored.iter().rev()) {
+                        *slot = *b;
                     }
                 } else {
-                    bytes[..keep].copy_from_slice(&stored[..keep]);
+                    for (slot, b) in bytes.iter_mut().zip(stored).take(keep) {
+                        *slot = *b;
+                    }
                 }
                 values.push(RawValue::Bytes { bytes, len: size });
                 at += align(size, 4);

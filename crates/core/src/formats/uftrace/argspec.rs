@@ -162,10 +162,13 @@ impl Pattern {
 
 /// `fnmatch`-style matching of `*`, `?` and `[...]`.
 fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+    let rest_of_text = text.get(1..).unwrap_or_default();
     match pattern.split_first() {
         None => text.is_empty(),
-        Some((b'*', rest)) => (0..=text.len()).any(|i| glob_match(rest, &text[i..])),
-        Some((b'?', rest)) => !text.is_empty() && glob_match(rest, &text[1..]),
+        Some((b'*', rest)) => (0..=text.len())
+            .filter_map(|i| text.get(i..))
+            .any(|tail| glob_match(rest, tail)),
+        Some((b'?', rest)) => !text.is_empty() && glob_match(rest, rest_of_text),
         Some((b'[', rest)) => {
             let Some(close) = rest.iter().position(|&c| c == b']') else {
                 return false;
@@ -173,25 +176,33 @@ fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
             let Some((&c, after)) = text.split_first() else {
                 return false;
             };
-            let class = &rest[..close];
+            let (class, after_class) = rest.split_at(close);
             let (negate, class) = match class.split_first() {
                 Some((b'!' | b'^', r)) => (true, r),
                 _ => (false, class),
             };
-            let mut hit = false;
-            let mut i = 0;
-            while i < class.len() {
-                if i + 2 < class.len() && class[i + 1] == b'-' {
-                    hit |= class[i] <= c && c <= class[i + 2];
-                    i += 3;
-                } else {
-                    hit |= class[i] == c;
-                    i += 1;
-                }
-            }
-            hit != negate && glob_match(&rest[close + 1..], after)
+            let pattern_after = after_class.get(1..).unwrap_or_default();
+            class_matches(class, c) != negate && glob_match(pattern_after, after)
         }
-        Some((&p, rest)) => text.first() == Some(&p) && glob_match(rest, &text[1..]),
+        Some((&p, rest)) => text.first() == Some(&p) && glob_match(rest, rest_of_text),
+    }
+}
+
+/// Whether `c` is in a `[...]` class body (single bytes and `a-z` ranges).
+fn class_matches(mut class: &[u8], c: u8) -> bool {
+    let mut hit = false;
+    loop {
+        match class {
+            [low, b'-', high, rest @ ..] => {
+                hit |= *low <= c && c <= *high;
+                class = rest;
+            }
+            [one, rest @ ..] => {
+                hit |= *one == c;
+                class = rest;
+            }
+            [] => return hit,
+        }
     }
 }
 

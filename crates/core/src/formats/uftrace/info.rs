@@ -1,6 +1,7 @@
 //! The `info` file: a 40-byte binary header (magic, version, byte order, word
 //! size, feature and info masks, max stack) followed by `key:value` text lines.
 
+use crate::formats::common::{u16_at, u32_at, u64_at, Endian};
 use std::collections::BTreeMap;
 
 /// The magic at the start of `info`.
@@ -75,34 +76,9 @@ impl Info {
             .collect()
     }
 
-    /// Reads a u64 in the recording's byte order.
-    pub fn u64_at(&self, bytes: &[u8]) -> Option<u64> {
-        let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u64::from_be_bytes(raw)
-        } else {
-            u64::from_le_bytes(raw)
-        })
-    }
-
-    /// Reads a u32 in the recording's byte order.
-    pub fn u32_at(&self, bytes: &[u8]) -> Option<u32> {
-        let raw: [u8; 4] = bytes.get(..4)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u32::from_be_bytes(raw)
-        } else {
-            u32::from_le_bytes(raw)
-        })
-    }
-
-    /// Reads a u16 in the recording's byte order.
-    pub fn u16_at(&self, bytes: &[u8]) -> Option<u16> {
-        let raw: [u8; 2] = bytes.get(..2)?.try_into().ok()?;
-        Some(if self.big_endian {
-            u16::from_be_bytes(raw)
-        } else {
-            u16::from_le_bytes(raw)
-        })
+    /// The byte order of the recording's binary data.
+    pub fn endian(&self) -> Endian {
+        Endian::big_if(self.big_endian)
     }
 
     /// Info for data without an `info` file: little-endian, 64-bit, defaults.
@@ -124,35 +100,38 @@ pub fn parse(bytes: &[u8]) -> Result<Info, String> {
             bytes.len()
         ));
     }
-    if &bytes[..8] != MAGIC {
+    if !bytes.starts_with(MAGIC) {
         return Err("byte 0: the magic is not \"Ftrace!\"".into());
     }
+    let order = bytes.get(14).copied().unwrap_or(0);
     let mut info = Info {
-        big_endian: bytes[14] == 2,
-        is_64bit: bytes[15] != 1,
+        big_endian: order == 2,
+        is_64bit: bytes.get(15) != Some(&1),
         ..Info::default()
     };
-    if !matches!(bytes[14], 1 | 2) {
-        return Err(format!("byte 14: unknown byte order {}", bytes[14]));
+    if !matches!(order, 1 | 2) {
+        return Err(format!("byte 14: unknown byte order {order}"));
     }
-    info.version = info.u32_at(&bytes[8..]).unwrap_or(0);
+    let endian = info.endian();
+    info.version = u32_at(bytes, 8, endian).unwrap_or(0);
     if !(3..=4).contains(&info.version) {
         return Err(format!(
             "byte 8: file version {} is not supported (3 and 4 are)",
             info.version
         ));
     }
-    let header_size = usize::from(info.u16_at(&bytes[12..]).unwrap_or(0));
-    info.feat_mask = info.u64_at(&bytes[16..]).unwrap_or(0);
-    info.info_mask = info.u64_at(&bytes[24..]).unwrap_or(0);
-    let max_stack = info.u16_at(&bytes[32..]).unwrap_or(0);
+    let header_size = usize::from(u16_at(bytes, 12, endian).unwrap_or(0));
+    info.feat_mask = u64_at(bytes, 16, endian).unwrap_or(0);
+    info.info_mask = u64_at(bytes, 24, endian).unwrap_or(0);
+    let max_stack = u16_at(bytes, 32, endian).unwrap_or(0);
     info.max_stack = if info.feat_mask & FEAT_MAX_STACK != 0 && max_stack > 0 {
         u32::from(max_stack)
     } else {
         1024
     };
     let text_start = header_size.clamp(HEADER_SIZE, bytes.len());
-    parse_text(&mut info, &String::from_utf8_lossy(&bytes[text_start..]));
+    let text = bytes.get(text_start..).unwrap_or_default();
+    parse_text(&mut info, &String::from_utf8_lossy(text));
     Ok(info)
 }
 

@@ -1,6 +1,8 @@
 //! `perf-cpu<N>.dat`: raw Linux perf ring-buffer records (context switches,
 //! fork, exit, comm) recorded beside the user trace, on the same clock.
 
+use crate::formats::common::{u16_at, u32_at, u64_at, Endian};
+
 /// What a perf record means for a task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PerfKind {
@@ -41,60 +43,25 @@ const MISC_SWITCH_OUT_PREEMPT: u16 = 0x4000;
 
 /// Parses one perf file.
 pub fn parse(data: &[u8], big_endian: bool) -> (Vec<PerfEvent>, PerfProblems) {
-    let r = Endian(big_endian);
+    let endian = Endian::big_if(big_endian);
     let mut events = Vec::new();
     let mut problems = PerfProblems::default();
     let mut at = 0usize;
-    while at + 8 <= data.len() {
-        let kind = r.u32(&data[at..]);
-        let misc = r.u16(&data[at + 4..]);
-        let size = usize::from(r.u16(&data[at + 6..]));
-        if size < 8 || at + size > data.len() {
-            problems.broken_at = Some(at as u64);
-            problems.bytes_lost = (data.len() - at) as u64;
-            return (events, problems);
-        }
-        let body = &data[at + 8..at + size];
-        let event = match kind {
-            SWITCH if body.len() >= 16 => Some(PerfEvent {
-                tid: r.u32(&body[4..]),
-                time: r.u64(&body[8..]) as i64,
-                kind: match (
-                    misc & MISC_SWITCH_OUT != 0,
-                    misc & MISC_SWITCH_OUT_PREEMPT != 0,
-                ) {
-                    (true, true) => PerfKind::SchedOutPreempted,
-                    (true, false) => PerfKind::SchedOut,
-                    _ => PerfKind::SchedIn,
-                },
-            }),
-            FORK | EXIT if body.len() >= 24 => Some(PerfEvent {
-                tid: r.u32(&body[8..]),
-                time: r.u64(&body[16..]) as i64,
-                kind: if kind == FORK {
-                    PerfKind::TaskNew
-                } else {
-                    PerfKind::TaskExit
-                },
-            }),
-            COMM if body.len() >= 8 + 16 => {
-                let name_area = &body[8..body.len() - 16];
-                let name_end = name_area
-                    .iter()
-                    .position(|&b| b == 0)
-                    .unwrap_or(name_area.len());
-                let trailer = &body[body.len() - 16..];
-                Some(PerfEvent {
-                    tid: r.u32(&body[4..]),
-                    time: r.u64(&trailer[8..]) as i64,
-                    kind: PerfKind::Comm(
-                        String::from_utf8_lossy(&name_area[..name_end]).into_owned(),
-                    ),
-                })
+    while let (Some(kind), Some(misc), Some(size)) = (
+        u32_at(data, at, endian),
+        u16_at(data, at + 4, endian),
+        u16_at(data, at + 6, endian),
+    ) {
+        let size = usize::from(size);
+        let body = match data.get(at..at + size).and_then(|r| r.get(8..)) {
+            Some(body) => body,
+            None => {
+                problems.broken_at = Some(at as u64);
+                problems.bytes_lost = (data.len() - at) as u64;
+                return (events, problems);
             }
-            _ => None,
         };
-        match event {
+        match event(kind, misc, body, endian) {
             Some(e) => events.push(e),
             None => problems.skipped += 1,
         }
@@ -107,33 +74,43 @@ pub fn parse(data: &[u8], big_endian: bool) -> (Vec<PerfEvent>, PerfProblems) {
     (events, problems)
 }
 
-struct Endian(bool);
-
-impl Endian {
-    fn u16(&self, b: &[u8]) -> u16 {
-        let raw = [b[0], b[1]];
-        if self.0 {
-            u16::from_be_bytes(raw)
-        } else {
-            u16::from_le_bytes(raw)
+/// The event a record of type `kind` holds in `body` (after its header).
+fn event(kind: u32, misc: u16, body: &[u8], endian: Endian) -> Option<PerfEvent> {
+    let time_at = |at: usize| u64_at(body, at, endian).map(|t| t as i64);
+    match kind {
+        SWITCH => Some(PerfEvent {
+            tid: u32_at(body, 4, endian)?,
+            time: time_at(8)?,
+            kind: match (
+                misc & MISC_SWITCH_OUT != 0,
+                misc & MISC_SWITCH_OUT_PREEMPT != 0,
+            ) {
+                (true, true) => PerfKind::SchedOutPreempted,
+                (true, false) => PerfKind::SchedOut,
+                _ => PerfKind::SchedIn,
+            },
+        }),
+        FORK | EXIT => Some(PerfEvent {
+            tid: u32_at(body, 8, endian)?,
+            time: time_at(16)?,
+            kind: if kind == FORK {
+                PerfKind::TaskNew
+            } else {
+                PerfKind::TaskExit
+            },
+        }),
+        COMM => {
+            // pid, tid, the name (NUL-padded), then the sample trailer.
+            let trailer_at = body.len().checked_sub(16).filter(|&t| t >= 8)?;
+            let name_area = body.get(8..trailer_at)?;
+            let name = name_area.split(|&b| b == 0).next().unwrap_or(name_area);
+            Some(PerfEvent {
+                tid: u32_at(body, 4, endian)?,
+                time: time_at(trailer_at + 8)?,
+                kind: PerfKind::Comm(String::from_utf8_lossy(name).into_owned()),
+            })
         }
-    }
-    fn u32(&self, b: &[u8]) -> u32 {
-        let raw = [b[0], b[1], b[2], b[3]];
-        if self.0 {
-            u32::from_be_bytes(raw)
-        } else {
-            u32::from_le_bytes(raw)
-        }
-    }
-    fn u64(&self, b: &[u8]) -> u64 {
-        let mut raw = [0u8; 8];
-        raw.copy_from_slice(&b[..8]);
-        if self.0 {
-            u64::from_be_bytes(raw)
-        } else {
-            u64::from_le_bytes(raw)
-        }
+        _ => None,
     }
 }
 

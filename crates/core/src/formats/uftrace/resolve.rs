@@ -136,10 +136,9 @@ impl Resolver {
 
     /// True when `addr` lies in a module of the session map (not a dlopen).
     pub fn in_map(&self, space: usize, addr: u64) -> bool {
-        self.spaces[space]
-            .modules
-            .iter()
-            .any(|m| m.start <= addr && addr < m.end)
+        self.spaces
+            .get(space)
+            .is_some_and(|s| s.modules.iter().any(|m| m.start <= addr && addr < m.end))
     }
 
     /// Resolves `addr` in address space `space` at `time`.
@@ -150,7 +149,7 @@ impl Resolver {
         let at = space.modules.partition_point(|m| m.start <= addr);
         if let Some(module) = at
             .checked_sub(1)
-            .map(|i| &space.modules[i])
+            .and_then(|i| space.modules.get(i))
             .filter(|m| addr < m.end)
         {
             return self.in_module(module.table, &module.name, addr - module.start);
@@ -162,7 +161,12 @@ impl Resolver {
             let file = format!("{}.sym", basename(&dl.libname));
             let table = self.table_files.iter().position(|f| *f == file);
             if let Some(t) = table {
-                if self.tables[t].find(offset).is_some() {
+                if self
+                    .tables
+                    .get(t)
+                    .and_then(|table| table.find(offset))
+                    .is_some()
+                {
                     return self.in_module(Some(t), basename(&dl.libname), offset);
                 }
             }
@@ -171,7 +175,7 @@ impl Resolver {
     }
 
     fn in_module(&self, table: Option<usize>, module: &str, offset: u64) -> Resolved {
-        match table.and_then(|t| Some((t, self.tables[t].find(offset)?))) {
+        match table.and_then(|t| Some((t, self.tables.get(t)?.find(offset)?))) {
             Some((t, (index, sym))) => Resolved {
                 name: sym.name.clone(),
                 symbol: Some((t, index)),
@@ -210,15 +214,18 @@ fn pick<T>(
         .map(|(i, _)| i)
         .collect();
     let matches = |i: &usize| {
-        let (path, build_id) = header(&items[*i]);
+        let Some((path, build_id)) = items.get(*i).map(&header) else {
+            return false;
+        };
         *path == map.path
             && (build_id.is_empty() || map.build_id.is_empty() || *build_id == map.build_id)
     };
-    candidates
-        .iter()
-        .copied()
-        .find(matches)
-        .or_else(|| candidates.iter().copied().find(|&i| files[i] == plain))
+    candidates.iter().copied().find(matches).or_else(|| {
+        candidates
+            .iter()
+            .copied()
+            .find(|&i| files.get(i) == Some(&plain))
+    })
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ impl SymbolTable {
     pub fn find(&self, offset: u64) -> Option<(usize, &Symbol)> {
         let at = self.symbols.partition_point(|s| s.start <= offset);
         let index = at.checked_sub(1)?;
-        let sym = &self.symbols[index];
+        let sym = self.symbols.get(index)?;
         (offset < sym.end).then_some((index, sym))
     }
 }
@@ -89,7 +89,8 @@ pub fn parse_sym(text: &str) -> SymbolTable {
         if kind == '?' {
             continue;
         }
-        let next = raw[i + 1..].iter().map(|r| r.0).find(|&s| s > start);
+        let later = raw.get(i + 1..).unwrap_or_default();
+        let next = later.iter().map(|r| r.0).find(|&s| s > start);
         let end = match (size, next) {
             (Some(size), _) if size > 0 => start.saturating_add(size),
             (_, Some(next)) => next,
@@ -130,10 +131,10 @@ pub fn parse_map(text: &str) -> Vec<Mapping> {
         let rest: Vec<&str> = parts.skip(4).collect();
         let (path_parts, build_id) = match rest.last() {
             Some(last) if last.starts_with("build-id:") => (
-                &rest[..rest.len() - 1],
-                last["build-id:".len()..].to_owned(),
+                rest.split_last().map_or(&[][..], |(_, paths)| paths),
+                last.strip_prefix("build-id:").unwrap_or(last).to_owned(),
             ),
-            _ => (&rest[..], String::new()),
+            _ => (rest.as_slice(), String::new()),
         };
         let path = path_parts.join(" ");
         if path.is_empty() || path.starts_with('[') {
