@@ -3,7 +3,7 @@
 //! detection, and the order the files are read in.
 
 use crate::formats::uftrace::info;
-use crate::input::FileProbe;
+use crate::decoder::FileProbe;
 
 /// What a file of the folder is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
