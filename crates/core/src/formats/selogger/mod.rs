@@ -9,10 +9,14 @@
 //! and the object side files (`LOG$*.txt`) are read whole first; the event
 //! streams are then fed in chunks, in file-number order.
 
+// Decoders never index input data unchecked: every lookup is `get`.
+#![deny(clippy::indexing_slicing)]
+
 mod binary;
 mod objects;
 mod recent;
 mod replay;
+mod roles;
 mod signature;
 mod statics;
 mod summary;
@@ -24,149 +28,10 @@ use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;
 use replay::{Replay, Statics};
+use roles::{is_distinctive, role_of, Role};
 use statics::{BadLine, Dialect};
 use std::collections::HashMap;
 use text::TextStream;
-
-/// What a file of the output folder is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    DataIds,
-    Methods,
-    Classes,
-    Types,
-    ObjectTypes,
-    Strings,
-    Exceptions,
-    WeavingProperties,
-    WeaverLog,
-    Binary(u64),
-    Text(u64),
-    RecentJson,
-    RecentCsv,
-    EventFreq,
-}
-
-impl Role {
-    /// Reading order: static files, then streams, then the summaries.
-    fn rank(self) -> (u8, u64) {
-        match self {
-            Role::DataIds => (0, 0),
-            Role::Methods => (1, 0),
-            Role::Classes => (2, 0),
-            Role::Types => (3, 0),
-            Role::ObjectTypes => (4, 0),
-            Role::Strings => (5, 0),
-            Role::Exceptions => (6, 0),
-            Role::WeavingProperties => (7, 0),
-            Role::WeaverLog => (8, 0),
-            Role::Binary(n) => (9, n),
-            Role::Text(n) => (10, n),
-            Role::RecentJson => (11, 0),
-            Role::RecentCsv => (12, 0),
-            Role::EventFreq => (13, 0),
-        }
-    }
-
-    fn is_stream(self) -> bool {
-        matches!(self, Role::Binary(_) | Role::Text(_))
-    }
-}
-
-/// A 0.4 `dataids.txt` row (no header): ids, line, instruction, event type, value type.
-fn looks_like_v04_dataids(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head);
-    let first = text.lines().next().unwrap_or("");
-    let cols: Vec<&str> = first.split(',').collect();
-    cols.len() >= 7
-        && cols.iter().take(3).all(|c| c.parse::<u64>().is_ok())
-        && cols
-            .iter()
-            .skip(3)
-            .take(2)
-            .all(|c| c.parse::<i64>().is_ok())
-        && cols.get(5).is_some_and(|c| {
-            !c.is_empty() && c.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
-        })
-}
-
-/// `log-00001.slg` → 1 (for `ext` = `.slg`).
-fn stream_number(name: &str, ext: &str) -> Option<u64> {
-    let digits = name.strip_prefix("log-")?.strip_suffix(ext)?;
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().ok())
-        .flatten()
-}
-
-fn json_head(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head);
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    compact.starts_with("{\"format\":\"nearomni\"")
-        || compact.starts_with("{\"format\":\"freq\"")
-        || compact.starts_with("{\"events\":[{\"dataid\"")
-}
-
-/// The role of a file, by content where it is distinctive, else by name.
-fn role_of(probe: &FileProbe) -> Option<Role> {
-    let head = &probe.head;
-    let name = probe.name();
-    if head.starts_with(b"DataID,ClassID,MethodID,") {
-        return Some(Role::DataIds);
-    }
-    if head.starts_with(b"ClassID,MethodID,") {
-        return Some(Role::Methods);
-    }
-    if head.starts_with(b"ClassID,LoadedFrom,") {
-        return Some(Role::Classes);
-    }
-    if let Some(n) = stream_number(name, ".slg") {
-        return Some(Role::Binary(n));
-    }
-    if let Some(n) = stream_number(name, ".txt") {
-        return Some(Role::Text(n));
-    }
-    if json_head(head) {
-        return Some(Role::RecentJson);
-    }
-    match name {
-        "dataids.txt" => return Some(Role::DataIds),
-        "methods.txt" => return Some(Role::Methods),
-        "classes.txt" => return Some(Role::Classes),
-        "LOG$Types.txt" => return Some(Role::Types),
-        "weaving.properties" => return Some(Role::WeavingProperties),
-        "log.txt" | "weaverlog.txt" => return Some(Role::WeaverLog),
-        "recentdata.json" | "trace.json" => return Some(Role::RecentJson),
-        "recentdata.txt" => return Some(Role::RecentCsv),
-        "trace.txt" if head.starts_with(b"{") => return Some(Role::RecentJson),
-        "trace.txt" => return Some(Role::RecentCsv),
-        "eventfreq.txt" => return Some(Role::EventFreq),
-        _ => {}
-    }
-    if name.ends_with(".txt") {
-        if name.starts_with("LOG$ObjectTypes") {
-            return Some(Role::ObjectTypes);
-        }
-        if name.starts_with("LOG$String") {
-            return Some(Role::Strings);
-        }
-        if name.starts_with("LOG$Exception") {
-            return Some(Role::Exceptions);
-        }
-    }
-    looks_like_v04_dataids(head).then_some(Role::DataIds)
-}
-
-/// A file that on its own says "SELogger output".
-fn is_distinctive(probe: &FileProbe) -> bool {
-    match role_of(probe) {
-        Some(Role::DataIds) => {
-            probe.head.starts_with(b"DataID,") || looks_like_v04_dataids(&probe.head)
-        }
-        Some(Role::Binary(_)) => true,
-        Some(Role::RecentJson) => json_head(&probe.head),
-        _ => false,
-    }
-}
 
 /// True when the files hold SELogger output: a dataids.txt (by content), an
 /// `.slg` stream, or a near-omniscient/frequency JSON file (by content).
@@ -216,15 +81,21 @@ impl SeloggerDecoder {
         // Both stream encodings in one folder: the binary one is read.
         let has_binary = roles.iter().any(|r| matches!(r, Some(Role::Binary(_))));
         if has_binary {
-            for (i, role) in roles.iter_mut().enumerate() {
+            for (role, probe) in roles.iter_mut().zip(&probes) {
                 if matches!(role, Some(Role::Text(_))) {
                     *role = None;
-                    ignored.push(probes[i].path.clone());
+                    ignored.push(probe.path.clone());
                 }
             }
         }
-        let mut plan: Vec<usize> = (0..probes.len()).filter(|&i| roles[i].is_some()).collect();
-        plan.sort_by_key(|&i| (roles[i].map(Role::rank), probes[i].name().to_owned()));
+        let mut plan: Vec<(usize, Role, &FileProbe)> = roles
+            .iter()
+            .zip(&probes)
+            .enumerate()
+            .filter_map(|(i, (role, probe))| Some((i, (*role)?, probe)))
+            .collect();
+        plan.sort_by_key(|&(_, role, probe)| (role.rank(), probe.name().to_owned()));
+        let plan = plan.into_iter().map(|(i, _, _)| i).collect();
         SeloggerDecoder {
             probes,
             roles,
@@ -238,11 +109,21 @@ impl SeloggerDecoder {
         }
     }
 
+    /// The role of file `index`, if it is read.
+    fn role(&self, index: usize) -> Option<Role> {
+        self.roles.get(index).copied().flatten()
+    }
+
+    /// The path of file `index`.
+    fn path(&self, index: usize) -> &str {
+        self.probes.get(index).map_or("", |p| p.path.as_str())
+    }
+
     fn files_of(&self, role: Role) -> Vec<usize> {
         self.plan
             .iter()
             .copied()
-            .filter(|&i| self.roles[i] == Some(role))
+            .filter(|&i| self.role(i) == Some(role))
             .collect()
     }
 
@@ -253,7 +134,7 @@ impl SeloggerDecoder {
 
     fn report_bad(&self, builder: &mut TraceBuilder, index: usize, bad: &[BadLine]) {
         if let Some(first) = bad.first() {
-            let path = &self.probes[index].path;
+            let path = self.path(index);
             builder.diagnose(
                 Severity::DataLoss,
                 "bad-line",
@@ -353,7 +234,7 @@ impl SeloggerDecoder {
         let mut near_omniscient = false;
         let mut kinds = Vec::new();
         for index in self.plan.clone() {
-            let parsed = match self.roles[index] {
+            let parsed = match self.role(index) {
                 Some(Role::RecentJson) => {
                     recent::parse_json(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
                 }
@@ -361,7 +242,7 @@ impl SeloggerDecoder {
                 Some(Role::EventFreq) => recent::parse_eventfreq(&self.text_of(index)),
                 _ => continue,
             };
-            let path = self.probes[index].path.clone();
+            let path = self.path(index).to_owned();
             if let Some((offset, count)) = parsed.bad {
                 replay.builder.diagnose(
                     Severity::DataLoss,
@@ -380,7 +261,8 @@ impl SeloggerDecoder {
                 });
             }
             near_omniscient |= parsed.kind == "nearomni";
-            kinds.push(format!("{} ({})", parsed.kind, self.probes[index].name()));
+            let name = self.probes.get(index).map_or("", FileProbe::name);
+            kinds.push(format!("{} ({})", parsed.kind, name));
             entries.extend(parsed.entries);
         }
         if kinds.is_empty() {
@@ -450,7 +332,7 @@ impl Decoder for SeloggerDecoder {
         let streams: Vec<Role> = self
             .plan
             .iter()
-            .filter_map(|&i| self.roles[i])
+            .filter_map(|&i| self.role(i))
             .filter(|r| r.is_stream())
             .collect();
         if let Some(first) = streams.first() {
@@ -475,8 +357,7 @@ impl Decoder for SeloggerDecoder {
             }
         }
         self.summaries(&mut replay);
-        if !self.ignored.is_empty() {
-            let first = self.ignored[0].clone();
+        if let Some(first) = self.ignored.first().cloned() {
             replay.builder.diagnose(
                 Severity::Info,
                 "ignored-files",
