@@ -19,6 +19,8 @@ const OMNI = [
   'demo-v060-omnibinary',
   'demo-v060-omni-text',
   'demo-v060-omni-text-timestamp',
+  'bridge-v060-omnibinary',
+  'bridge-v060-omni-text',
 ];
 
 /** `events: **N**; per SELogger thread ID: 0: a, 1: b` from a case README, as { id: count }. */

@@ -13,6 +13,7 @@
 #![deny(clippy::indexing_slicing)]
 
 mod binary;
+mod names;
 mod objects;
 mod recent;
 mod replay;

@@ -2,8 +2,8 @@
 //! methods and their display names, CALL_RETURN → CALL links, and the
 //! name and fixed details of the spans each METHOD_ENTRY or CALL opens.
 
-use super::names::method_names;
 use crate::fast_hash::FastMap;
+use crate::formats::selogger::names::method_names;
 use crate::formats::selogger::objects::Objects;
 use crate::formats::selogger::signature::{dotted, readable_signature};
 use crate::formats::selogger::statics::{DataInfo, EventKind, MethodInfo};

@@ -11,15 +11,13 @@
 //!
 //! This file routes each event to the handler of its kind (`methods`,
 //! `calls`, `exceptions`); `frames` holds the stack rules, `lookup` the
-//! indexed static files, `names` the methods' display names, `values` the
-//! interned detail texts.
+//! indexed static files, `values` the interned detail texts.
 
 mod calls;
 mod exceptions;
 mod frames;
 mod lookup;
 mod methods;
-mod names;
 mod values;
 
 pub use lookup::Statics;

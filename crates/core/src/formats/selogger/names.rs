@@ -1,0 +1,177 @@
+//! Display names of methods, unique per method: `demo.Bank.withdraw`; with
+//! the parameter list when the class has more than one method of that name
+//! (`demo.Bank.withdraw(int)`); with the return type, and `(bridge)` for a
+//! compiler-generated bridge method, when two methods still share a name
+//! (`a.Factory.create(String) : Object (bridge)` beside
+//! `a.Factory.create(String) : Format`); and as a last resort with the
+//! method id (the same class loaded by two class loaders).
+//!
+//! SELogger gives every method of a woven class its own method id, bridges
+//! included, so two ids must never share a span name: the report, the call
+//! tree and the flame graph key their rows by name.
+
+use super::signature::{parse_descriptor, readable_params};
+use super::statics::MethodInfo;
+use std::collections::{HashMap, HashSet};
+
+/// `ACC_BRIDGE` of the JVM access flags (methods.txt's `Access` column).
+const ACC_BRIDGE: u32 = 0x0040;
+
+/// The display name of every row of methods.txt, indexed by method id.
+pub fn method_names(methods: &[Option<MethodInfo>]) -> Vec<Option<String>> {
+    let mut names = base_names(methods);
+    tell_apart(&mut names, |id, name| {
+        let Some(Some(m)) = methods.get(id) else {
+            return name.to_owned();
+        };
+        let ret = parse_descriptor(&m.desc).map(|(_, ret)| format!(" : {ret}"));
+        let bridge = m.access.is_some_and(|a| a & ACC_BRIDGE != 0);
+        format!(
+            "{name}{}{}",
+            ret.unwrap_or_default(),
+            if bridge { " (bridge)" } else { "" }
+        )
+    });
+    tell_apart(&mut names, |id, name| format!("{name} #{id}"));
+    names
+}
+
+/// `Class.name`, or `Class.name(params)` when the class overloads the name.
+fn base_names(methods: &[Option<MethodInfo>]) -> Vec<Option<String>> {
+    let mut seen = HashSet::new();
+    let mut overloaded = HashSet::new();
+    for m in methods.iter().flatten() {
+        let key = (m.class.as_str(), m.name.as_str());
+        if !seen.insert(key) {
+            overloaded.insert(key);
+        }
+    }
+    methods
+        .iter()
+        .map(|m| {
+            let m = m.as_ref()?;
+            Some(
+                if overloaded.contains(&(m.class.as_str(), m.name.as_str())) {
+                    format!("{}.{}{}", m.class, m.name, readable_params(&m.desc))
+                } else {
+                    format!("{}.{}", m.class, m.name)
+                },
+            )
+        })
+        .collect()
+}
+
+/// Renames, with `longer(id, name)`, every method whose name another method
+/// also has; the others keep theirs.
+fn tell_apart(names: &mut [Option<String>], longer: impl Fn(usize, &str) -> String) {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for name in names.iter().flatten() {
+        *count.entry(name.as_str()).or_default() += 1;
+    }
+    let shared: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.as_deref().is_some_and(|n| count.get(n) > Some(&1)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in shared {
+        if let Some(Some(name)) = names.get_mut(id) {
+            *name = longer(id, name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method(class: &str, name: &str, desc: &str, access: u32) -> Option<MethodInfo> {
+        Some(MethodInfo {
+            class: class.into(),
+            name: name.into(),
+            desc: desc.into(),
+            access: Some(access),
+            source: String::new(),
+        })
+    }
+
+    fn names(methods: &[Option<MethodInfo>]) -> Vec<String> {
+        method_names(methods).into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn plain_and_overloaded_names_are_as_before() {
+        let methods = [
+            method("a.B", "run", "()V", 1),
+            method("a.B", "add", "(I)V", 1),
+            method("a.B", "add", "(J)V", 1),
+        ];
+        assert_eq!(
+            names(&methods),
+            ["a.B.run", "a.B.add(int)", "a.B.add(long)"]
+        );
+    }
+
+    #[test]
+    fn a_bridge_and_the_method_it_calls_get_return_types_and_a_mark() {
+        let methods = [
+            method("a.F", "create", "(Ljava/lang/String;)La/Format;", 1),
+            method(
+                "a.F",
+                "create",
+                "(Ljava/lang/String;)Ljava/lang/Object;",
+                0x1041,
+            ),
+            // A bridge that shares no name (other parameters) is left alone.
+            method("a.V", "compareTo", "(La/V;)I", 1),
+            method("a.V", "compareTo", "(Ljava/lang/Object;)I", 0x1041),
+        ];
+        assert_eq!(
+            names(&methods),
+            [
+                "a.F.create(String) : Format",
+                "a.F.create(String) : Object (bridge)",
+                "a.V.compareTo(V)",
+                "a.V.compareTo(Object)",
+            ]
+        );
+    }
+
+    #[test]
+    fn two_bridges_are_told_apart_by_their_return_types() {
+        let methods = [
+            method("a.Ring", "copy", "()La/Ring;", 0),
+            method("a.Ring", "copy", "()La/Circle;", 0x1040),
+            method("a.Ring", "copy", "()La/Shape;", 0x1040),
+        ];
+        assert_eq!(
+            names(&methods),
+            [
+                "a.Ring.copy() : Ring",
+                "a.Ring.copy() : Circle (bridge)",
+                "a.Ring.copy() : Shape (bridge)",
+            ]
+        );
+    }
+
+    #[test]
+    fn names_that_stay_equal_get_the_method_id() {
+        // One class loaded by two class loaders: same name, same descriptor.
+        let methods = [
+            method("a.B", "run", "()V", 1),
+            None,
+            method("a.B", "run", "()V", 1),
+            method("x.Y", "f", "()Lp/T;", 1),
+            method("x.Y", "f", "()Lq/T;", 0x1041),
+        ];
+        assert_eq!(
+            names(&methods),
+            [
+                "a.B.run() : void #0",
+                "a.B.run() : void #2",
+                "x.Y.f() : T",
+                "x.Y.f() : T (bridge)",
+            ]
+        );
+    }
+}
