@@ -57,15 +57,10 @@ fn logprinter_counts(text: &str) -> (BTreeMap<String, u64>, EntryCounts, u64) {
     (threads, entries, events)
 }
 
-/// Our per-thread event counts and per-method span counts (method spans are
-/// the ones with `class`, `method` and `descriptor` details).
-fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
-    let threads = trace
-        .threads
-        .iter()
-        .map(|t| (t.id.clone(), t.events))
-        .collect();
-    let mut entries = EntryCounts::new();
+/// Every method span as ((class, method, descriptor), span name); method
+/// spans are the ones with `class`, `method` and `descriptor` details.
+fn method_spans(trace: &Trace) -> Vec<((String, String, String), String)> {
+    let mut spans = Vec::new();
     for thread in &trace.threads {
         for index in 0..thread.spans.len() as u32 {
             let details = thread.spans.details_of(index, &trace.strings);
@@ -78,9 +73,24 @@ fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
             if let (Some(class), Some(method), Some(desc)) =
                 (get("class"), get("method"), get("descriptor"))
             {
-                *entries.entry((class, method, desc)).or_insert(0) += 1;
+                let name = trace.strings.get(thread.spans.name[index as usize]);
+                spans.push(((class, method, desc), name.to_owned()));
             }
         }
+    }
+    spans
+}
+
+/// Our per-thread event counts and per-method span counts.
+fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
+    let threads = trace
+        .threads
+        .iter()
+        .map(|t| (t.id.clone(), t.events))
+        .collect();
+    let mut entries = EntryCounts::new();
+    for (method, _) in method_spans(trace) {
+        *entries.entry(method).or_insert(0) += 1;
     }
     (threads, entries)
 }
@@ -181,25 +191,8 @@ fn binary_and_text_streams_of_one_version_give_the_same_spans() {
 /// (class, method, descriptor) → the names of the method spans of that method.
 fn span_names_per_method(trace: &Trace) -> BTreeMap<(String, String, String), BTreeSet<String>> {
     let mut names: BTreeMap<_, BTreeSet<String>> = BTreeMap::new();
-    for thread in &trace.threads {
-        for index in 0..thread.spans.len() as u32 {
-            let details = thread.spans.details_of(index, &trace.strings);
-            let get = |key: &str| {
-                details
-                    .iter()
-                    .find(|f| f.key == key)
-                    .map(|f| f.value.clone())
-            };
-            if let (Some(class), Some(method), Some(desc)) =
-                (get("class"), get("method"), get("descriptor"))
-            {
-                let name = trace.strings.get(thread.spans.name[index as usize]);
-                names
-                    .entry((class, method, desc))
-                    .or_default()
-                    .insert(name.to_owned());
-            }
-        }
+    for (method, name) in method_spans(trace) {
+        names.entry(method).or_default().insert(name);
     }
     names
 }

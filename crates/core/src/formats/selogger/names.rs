@@ -95,83 +95,72 @@ mod tests {
         })
     }
 
-    fn names(methods: &[Option<MethodInfo>]) -> Vec<String> {
-        method_names(methods).into_iter().flatten().collect()
-    }
-
     #[test]
-    fn plain_and_overloaded_names_are_as_before() {
-        let methods = [
-            method("a.B", "run", "()V", 1),
-            method("a.B", "add", "(I)V", 1),
-            method("a.B", "add", "(J)V", 1),
-        ];
-        assert_eq!(
-            names(&methods),
-            ["a.B.run", "a.B.add(int)", "a.B.add(long)"]
-        );
-    }
-
-    #[test]
-    fn a_bridge_and_the_method_it_calls_get_return_types_and_a_mark() {
-        let methods = [
-            method("a.F", "create", "(Ljava/lang/String;)La/Format;", 1),
-            method(
-                "a.F",
-                "create",
-                "(Ljava/lang/String;)Ljava/lang/Object;",
-                0x1041,
+    fn names_are_told_apart_only_where_they_collide() {
+        let cases: [(&[Option<MethodInfo>], &[&str]); 4] = [
+            (
+                &[
+                    method("a.B", "run", "()V", 1),
+                    method("a.B", "add", "(I)V", 1),
+                    method("a.B", "add", "(J)V", 1),
+                ],
+                &["a.B.run", "a.B.add(int)", "a.B.add(long)"],
             ),
-            // A bridge that shares no name (other parameters) is left alone.
-            method("a.V", "compareTo", "(La/V;)I", 1),
-            method("a.V", "compareTo", "(Ljava/lang/Object;)I", 0x1041),
+            (
+                // A bridge beside the method it calls; a bridge with other
+                // parameters shares no name and is left alone.
+                &[
+                    method("a.F", "create", "(Ljava/lang/String;)La/Format;", 1),
+                    method(
+                        "a.F",
+                        "create",
+                        "(Ljava/lang/String;)Ljava/lang/Object;",
+                        0x1041,
+                    ),
+                    method("a.V", "compareTo", "(La/V;)I", 1),
+                    method("a.V", "compareTo", "(Ljava/lang/Object;)I", 0x1041),
+                ],
+                &[
+                    "a.F.create(String) : Format",
+                    "a.F.create(String) : Object (bridge)",
+                    "a.V.compareTo(V)",
+                    "a.V.compareTo(Object)",
+                ],
+            ),
+            (
+                // Two bridges: only their return types differ.
+                &[
+                    method("a.Ring", "copy", "()La/Ring;", 0),
+                    method("a.Ring", "copy", "()La/Circle;", 0x1040),
+                    method("a.Ring", "copy", "()La/Shape;", 0x1040),
+                ],
+                &[
+                    "a.Ring.copy() : Ring",
+                    "a.Ring.copy() : Circle (bridge)",
+                    "a.Ring.copy() : Shape (bridge)",
+                ],
+            ),
+            (
+                // One class under two class loaders, and return types with
+                // one simple name: the method id (a gap keeps its id).
+                &[
+                    method("a.B", "run", "()V", 1),
+                    None,
+                    method("a.B", "run", "()V", 1),
+                    method("x.Y", "f", "()Lp/T;", 1),
+                    method("x.Y", "f", "()Lq/T;", 1),
+                ],
+                &[
+                    "a.B.run() : void #0",
+                    "a.B.run() : void #2",
+                    "x.Y.f() : T #3",
+                    "x.Y.f() : T #4",
+                ],
+            ),
         ];
-        assert_eq!(
-            names(&methods),
-            [
-                "a.F.create(String) : Format",
-                "a.F.create(String) : Object (bridge)",
-                "a.V.compareTo(V)",
-                "a.V.compareTo(Object)",
-            ]
-        );
-    }
-
-    #[test]
-    fn two_bridges_are_told_apart_by_their_return_types() {
-        let methods = [
-            method("a.Ring", "copy", "()La/Ring;", 0),
-            method("a.Ring", "copy", "()La/Circle;", 0x1040),
-            method("a.Ring", "copy", "()La/Shape;", 0x1040),
-        ];
-        assert_eq!(
-            names(&methods),
-            [
-                "a.Ring.copy() : Ring",
-                "a.Ring.copy() : Circle (bridge)",
-                "a.Ring.copy() : Shape (bridge)",
-            ]
-        );
-    }
-
-    #[test]
-    fn names_that_stay_equal_get_the_method_id() {
-        // One class loaded by two class loaders: same name, same descriptor.
-        let methods = [
-            method("a.B", "run", "()V", 1),
-            None,
-            method("a.B", "run", "()V", 1),
-            method("x.Y", "f", "()Lp/T;", 1),
-            method("x.Y", "f", "()Lq/T;", 0x1041),
-        ];
-        assert_eq!(
-            names(&methods),
-            [
-                "a.B.run() : void #0",
-                "a.B.run() : void #2",
-                "x.Y.f() : T",
-                "x.Y.f() : T (bridge)",
-            ]
-        );
+        for (methods, want) in cases {
+            let got: Vec<String> = method_names(methods).into_iter().flatten().collect();
+            assert_eq!(got, want);
+        }
     }
 }
