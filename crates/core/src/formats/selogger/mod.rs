@@ -24,14 +24,14 @@ mod summary;
 mod text;
 mod tolerant_json;
 
-use crate::input::{Decoder, FileProbe};
+use crate::decoder::{Decoder, FileProbe};
+use crate::formats::common::Recording;
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;
 use replay::{Replay, Statics};
 use roles::{is_distinctive, role_of, Role};
 use statics::{BadLine, Dialect};
-use std::collections::HashMap;
 use text::TextStream;
 
 /// True when the files hold SELogger output: a dataids.txt (by content), an
@@ -47,77 +47,44 @@ enum Stream {
 
 /// Decodes a SELogger output folder.
 pub struct SeloggerDecoder {
-    probes: Vec<FileProbe>,
-    roles: Vec<Option<Role>>,
+    recording: Recording<Role>,
     plan: Vec<usize>,
-    buffers: HashMap<usize, Vec<u8>>,
-    current: Option<usize>,
     replay: Option<Replay>,
     stream: Option<Stream>,
     dialect: Option<Dialect>,
-    ignored: Vec<String>,
 }
 
 impl SeloggerDecoder {
     /// A decoder for the offered files; only the folder holding the
     /// distinctive files (the first by path) is read.
     pub fn new(probes: Vec<FileProbe>) -> Self {
-        let dir = probes
-            .iter()
-            .filter(|p| is_distinctive(p))
-            .map(|p| p.dir().to_owned())
-            .min()
-            .unwrap_or_default();
-        let mut ignored = Vec::new();
-        let mut roles: Vec<Option<Role>> = probes
-            .iter()
-            .map(|p| {
-                let role = if p.dir() == dir { role_of(p) } else { None };
-                if role.is_none() {
-                    ignored.push(p.path.clone());
-                }
-                role
-            })
-            .collect();
+        let folder = Recording::<Role>::folder_of(&probes, is_distinctive).unwrap_or_default();
+        let mut recording = Recording::new(probes, &folder, role_of);
         // Both stream encodings in one folder: the binary one is read.
-        let has_binary = roles.iter().any(|r| matches!(r, Some(Role::Binary(_))));
+        let has_binary = recording.roles().any(|(_, r)| matches!(r, Role::Binary(_)));
         if has_binary {
-            for (role, probe) in roles.iter_mut().zip(&probes) {
-                if matches!(role, Some(Role::Text(_))) {
-                    *role = None;
-                    ignored.push(probe.path.clone());
-                }
+            let texts: Vec<usize> = recording
+                .roles()
+                .filter(|(_, r)| matches!(r, Role::Text(_)))
+                .map(|(i, _)| i)
+                .collect();
+            for index in texts {
+                recording.ignore(index);
             }
         }
-        let mut plan: Vec<(usize, Role, &FileProbe)> = roles
-            .iter()
-            .zip(&probes)
-            .enumerate()
-            .filter_map(|(i, (role, probe))| Some((i, (*role)?, probe)))
-            .collect();
-        plan.sort_by_key(|&(_, role, probe)| (role.rank(), probe.name().to_owned()));
-        let plan = plan.into_iter().map(|(i, _, _)| i).collect();
+        let plan = recording.plan(|role| role.rank());
         SeloggerDecoder {
-            probes,
-            roles,
+            recording,
             plan,
-            buffers: HashMap::new(),
-            current: None,
             replay: None,
             stream: None,
             dialect: None,
-            ignored,
         }
     }
 
     /// The role of file `index`, if it is read.
     fn role(&self, index: usize) -> Option<Role> {
-        self.roles.get(index).copied().flatten()
-    }
-
-    /// The path of file `index`.
-    fn path(&self, index: usize) -> &str {
-        self.probes.get(index).map_or("", |p| p.path.as_str())
+        self.recording.role(index).copied()
     }
 
     fn files_of(&self, role: Role) -> Vec<usize> {
@@ -128,14 +95,14 @@ impl SeloggerDecoder {
             .collect()
     }
 
-    fn text_of(&self, index: usize) -> String {
-        String::from_utf8_lossy(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
-            .into_owned()
+    /// The whole text of file `index`, handed over.
+    fn text_of(&mut self, index: usize) -> String {
+        String::from_utf8_lossy(&self.recording.take_buffer(index)).into_owned()
     }
 
     fn report_bad(&self, builder: &mut TraceBuilder, index: usize, bad: &[BadLine]) {
         if let Some(first) = bad.first() {
-            let path = self.path(index);
+            let path = self.recording.path(index);
             builder.diagnose(
                 Severity::DataLoss,
                 "bad-line",
@@ -236,14 +203,12 @@ impl SeloggerDecoder {
         let mut kinds = Vec::new();
         for index in self.plan.clone() {
             let parsed = match self.role(index) {
-                Some(Role::RecentJson) => {
-                    recent::parse_json(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
-                }
+                Some(Role::RecentJson) => recent::parse_json(&self.recording.take_buffer(index)),
                 Some(Role::RecentCsv) => recent::parse_csv(&self.text_of(index)),
                 Some(Role::EventFreq) => recent::parse_eventfreq(&self.text_of(index)),
                 _ => continue,
             };
-            let path = self.path(index).to_owned();
+            let path = self.recording.path(index).to_owned();
             if let Some((offset, count)) = parsed.bad {
                 replay.builder.diagnose(
                     Severity::DataLoss,
@@ -262,7 +227,7 @@ impl SeloggerDecoder {
                 });
             }
             near_omniscient |= parsed.kind == "nearomni";
-            let name = self.probes.get(index).map_or("", FileProbe::name);
+            let name = self.recording.probe(index).map_or("", FileProbe::name);
             kinds.push(format!("{} ({})", parsed.kind, name));
             entries.extend(parsed.entries);
         }
@@ -291,9 +256,9 @@ impl Decoder for SeloggerDecoder {
 
     fn begin_file(&mut self, index: usize) {
         self.finish_stream();
-        self.current = Some(index);
-        let path = self.probes.get(index).map(|p| p.path.clone());
-        match (self.roles.get(index).copied().flatten(), path) {
+        self.recording.begin(index);
+        let path = self.recording.probe(index).map(|p| p.path.clone());
+        match (self.role(index), path) {
             (Some(Role::Binary(_)), Some(path)) => {
                 self.prepare();
                 self.stream = Some(Stream::Binary(BinaryStream::new(&path)));
@@ -307,21 +272,19 @@ impl Decoder for SeloggerDecoder {
     }
 
     fn feed(&mut self, chunk: &[u8]) {
-        let Some(index) = self.current else { return };
+        if self.recording.current().is_none() {
+            return;
+        }
         match (&mut self.stream, &mut self.replay) {
             (Some(Stream::Binary(s)), Some(replay)) => s.feed(chunk, replay),
             (Some(Stream::Text(s)), Some(replay)) => s.feed(chunk, replay),
-            _ => self
-                .buffers
-                .entry(index)
-                .or_default()
-                .extend_from_slice(chunk),
+            _ => self.recording.buffer(chunk),
         }
     }
 
     fn end_file(&mut self) {
         self.finish_stream();
-        self.current = None;
+        self.recording.end();
     }
 
     fn finish(mut self: Box<Self>) -> Trace {
@@ -358,16 +321,8 @@ impl Decoder for SeloggerDecoder {
             }
         }
         self.summaries(&mut replay);
-        if let Some(first) = self.ignored.first().cloned() {
-            replay.builder.diagnose(
-                Severity::Info,
-                "ignored-files",
-                None,
-                None,
-                self.ignored.len() as u64,
-                || format!("files that are not part of the SELogger output were ignored (first: {first})"),
-            );
-        }
+        self.recording
+            .report_ignored(&mut replay.builder, "SELogger output");
         replay.builder.finish()
     }
 }

@@ -210,8 +210,6 @@ fn java_float(text: &str) -> Option<f32> {
 }
 
 #[cfg(test)]
-// A test indexing a row that is not there fails, which is what it should do.
-#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -283,8 +283,6 @@ pub fn parse_eventfreq(text: &str) -> Parsed {
 }
 
 #[cfg(test)]
-// A test indexing a row that is not there fails, which is what it should do.
-#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

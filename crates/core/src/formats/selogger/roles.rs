@@ -2,7 +2,7 @@
 //! where it is distinctive (header lines, the JSON head, a 0.4 dataids row)
 //! and by name otherwise, and the order the files are read in.
 
-use crate::input::FileProbe;
+use crate::decoder::FileProbe;
 
 /// What a file of the output folder is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -279,8 +279,6 @@ pub fn parse_dataids(text: &str, dialect: Dialect) -> (Vec<Option<DataInfo>>, Ve
 }
 
 #[cfg(test)]
-// A test indexing a row that is not there fails, which is what it should do.
-#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

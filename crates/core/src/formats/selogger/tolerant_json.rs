@@ -185,8 +185,6 @@ fn recover(bytes: &[u8], at: usize, e: &serde_json::Error, out: &mut Elements) -
 }
 
 #[cfg(test)]
-// A test indexing a row that is not there fails, which is what it should do.
-#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
