@@ -257,6 +257,58 @@ fn bridge_methods_are_rows_of_their_own() {
     }
 }
 
+/// The frequency output of the same program: no timeline, but the
+/// frequency flame graph keeps each bridge method apart from the method it
+/// calls, under the names the event-stream views give them, each weighing
+/// the events recorded inside it (the hot-methods row of its descriptor).
+#[test]
+fn bridge_methods_are_frames_of_their_own_in_the_frequency_flame_graph() {
+    let trace = decode("bridge-v060-freq");
+    let hot = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "hot-methods")
+        .expect("hot methods");
+    let tree = build(&trace, &Source::Samples { set: 0, weight: 0 }, None);
+    let totals: BTreeMap<&str, i64> = tree
+        .nodes
+        .iter()
+        .skip(1)
+        .map(|n| (trace.strings.get(n.name), n.total))
+        .collect();
+    let create = "(Ljava/lang/String;Ljava/util/TimeZone;Ljava/util/Locale;)";
+    for (name, desc) in [
+        (
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Format",
+            format!("{create}Lbridge/Format;"),
+        ),
+        (
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Object (bridge)",
+            format!("{create}Ljava/lang/Object;"),
+        ),
+        ("bridge.Ring.copy() : Ring", "()Lbridge/Ring;".into()),
+        (
+            "bridge.Ring.copy() : Circle (bridge)",
+            "()Lbridge/Circle;".into(),
+        ),
+        (
+            "bridge.Ring.copy() : Shape (bridge)",
+            "()Lbridge/Shape;".into(),
+        ),
+    ] {
+        let row = hot
+            .rows
+            .iter()
+            .find(|r| r[1] == desc && name.starts_with(&format!("{}(", r[0])))
+            .unwrap_or_else(|| panic!("hot-methods row for {name}"));
+        assert_eq!(
+            totals.get(name),
+            Some(&row[3].parse().expect("events")),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn the_timestamp_column_is_kept_as_a_span_detail() {
     let trace = decode("demo-v060-omni-text-timestamp");
@@ -369,6 +421,7 @@ fn near_omniscient_and_frequency_cases_match_their_readme_totals() {
         ("demo-v040-nearomni-txt", "rows", "total_freq"),
         ("demo-v051-nearomni-json", "entries", "total_freq"),
         ("demo-v060-freq", "entries", "total_freq"),
+        ("bridge-v060-freq", "entries", "total_freq"),
         ("demo-v060-nearomni-json", "entries", "total_freq"),
         ("demo-v060-nearomni-txt", "rows", "total_freq"),
     ];

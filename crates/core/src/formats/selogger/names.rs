@@ -36,6 +36,44 @@ pub fn method_names(methods: &[Option<MethodInfo>]) -> Vec<Option<String>> {
     names
 }
 
+/// A method named by class, name and descriptor (what near-omniscient and
+/// frequency files write instead of a method id).
+pub type Signature = (String, String, String);
+
+/// Display names of the methods `signatures`, as [`method_names`] gives
+/// them with methods.txt's rows (`methods`) counted too, so a method is
+/// named alike in every view (and access flags come from methods.txt).
+pub fn names_by_signature(
+    signatures: impl IntoIterator<Item = Signature>,
+    methods: &[Option<MethodInfo>],
+) -> HashMap<Signature, String> {
+    let key = |m: &MethodInfo| (m.class.clone(), m.name.clone(), m.desc.clone());
+    let mut all = methods.to_vec();
+    let mut ids: HashMap<Signature, usize> = HashMap::new();
+    for (id, m) in methods.iter().enumerate() {
+        if let Some(m) = m {
+            ids.entry(key(m)).or_insert(id);
+        }
+    }
+    for signature in signatures {
+        if !ids.contains_key(&signature) {
+            ids.insert(signature.clone(), all.len());
+            let (class, name, desc) = signature;
+            all.push(Some(MethodInfo {
+                class,
+                name,
+                desc,
+                access: None,
+                source: String::new(),
+            }));
+        }
+    }
+    let names = method_names(&all);
+    ids.into_iter()
+        .filter_map(|(signature, id)| Some((signature, names.get(id)?.clone()?)))
+        .collect()
+}
+
 /// `Class.name`, or `Class.name(params)` when the class overloads the name.
 fn base_names(methods: &[Option<MethodInfo>]) -> Vec<Option<String>> {
     let mut seen = HashSet::new();
@@ -162,5 +200,35 @@ mod tests {
             let got: Vec<String> = method_names(methods).into_iter().flatten().collect();
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn signatures_are_named_alike_with_or_without_methods_txt() {
+        let create = |ret: &str| {
+            (
+                "a.F".to_owned(),
+                "create".to_owned(),
+                format!("(Ljava/lang/String;){ret}"),
+            )
+        };
+        let signatures = || [create("La/Format;"), create("Ljava/lang/Object;")];
+        // methods.txt: the real method (public) and its bridge.
+        let table: Vec<_> = signatures()
+            .into_iter()
+            .zip([1, 0x1041])
+            .map(|((class, name, desc), access)| method(&class, &name, &desc, access))
+            .collect();
+        let with = names_by_signature(signatures(), &table);
+        assert_eq!(
+            with[&create("Ljava/lang/Object;")],
+            "a.F.create(String) : Object (bridge)"
+        );
+        assert_eq!(with[&create("La/Format;")], "a.F.create(String) : Format");
+        // Without methods.txt there are no access flags: the return type alone.
+        let without = names_by_signature(signatures(), &[]);
+        assert_eq!(
+            without[&create("Ljava/lang/Object;")],
+            "a.F.create(String) : Object"
+        );
     }
 }
