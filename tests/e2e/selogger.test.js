@@ -1,7 +1,7 @@
 // SELogger: every omniscient fixture folder (binary and text stream, 0.4/0.5/0.6) opened through
 // input#open-folder reaches `ready`, window.flamedrop.report() equals `flamedrop report --json`,
-// and its per-thread event counts equal the README's; a near-omniscient folder (no timeline)
-// reaches `ready` too; the bundled SELogger demo opens and draws.
+// and its per-thread event counts equal the README's; a near-omniscient and a frequency folder
+// (no timeline) reach `ready` too; the bundled SELogger demo opens and draws.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -19,6 +19,8 @@ const OMNI = [
   'demo-v060-omnibinary',
   'demo-v060-omni-text',
   'demo-v060-omni-text-timestamp',
+  'bridge-v060-omnibinary',
+  'bridge-v060-omni-text',
 ];
 
 /** `events: **N**; per SELogger thread ID: 0: a, 1: b` from a case README, as { id: count }. */
@@ -47,18 +49,20 @@ for (const name of OMNI) {
     }, TALL));
 }
 
-test('selogger open-folder demo-v060-nearomni-json (no timeline)', (t) =>
-  withPage(t, async ({ page, base }) => {
-    const dir = path.join(SELOGGER, 'demo-v060-nearomni-json');
-    const expected = cliReport(dir);
-    await openEmpty(page, base);
-    await page.setInputFiles('#open-folder', dir);
-    await waitForState(page, 'ready');
-    const report = await pageReport(page);
-    assert.deepEqual(report, expected, 'report() differs from the CLI');
-    assert.equal(report.threads.length, 0);
-    assert.ok(report.diagnostics.some((d) => /no timeline/.test(d.message)), 'the missing timeline is explained');
-  }));
+for (const name of ['demo-v060-nearomni-json', 'bridge-v060-freq']) {
+  test(`selogger open-folder ${name} (no timeline)`, (t) =>
+    withPage(t, async ({ page, base }) => {
+      const dir = path.join(SELOGGER, name);
+      const expected = cliReport(dir);
+      await openEmpty(page, base);
+      await page.setInputFiles('#open-folder', dir);
+      await waitForState(page, 'ready');
+      const report = await pageReport(page);
+      assert.deepEqual(report, expected, 'report() differs from the CLI');
+      assert.equal(report.threads.length, 0);
+      assert.ok(report.diagnostics.some((d) => /no timeline/.test(d.message)), 'the missing timeline is explained');
+    }));
+}
 
 test('?demo=selogger-v060-omnibinary', (t) =>
   withPage(t, async ({ page, base }) => {

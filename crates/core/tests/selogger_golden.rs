@@ -7,9 +7,10 @@
 mod common;
 
 use common::{fixtures, read_folder, reference};
+use flamedrop_core::analysis::calltree::{build, Source};
 use flamedrop_core::analysis::report::report;
 use flamedrop_core::{decode_files, Trace};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 const GROUP: &str = "selogger";
 
@@ -56,15 +57,10 @@ fn logprinter_counts(text: &str) -> (BTreeMap<String, u64>, EntryCounts, u64) {
     (threads, entries, events)
 }
 
-/// Our per-thread event counts and per-method span counts (method spans are
-/// the ones with `class`, `method` and `descriptor` details).
-fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
-    let threads = trace
-        .threads
-        .iter()
-        .map(|t| (t.id.clone(), t.events))
-        .collect();
-    let mut entries = EntryCounts::new();
+/// Every method span as ((class, method, descriptor), span name); method
+/// spans are the ones with `class`, `method` and `descriptor` details.
+fn method_spans(trace: &Trace) -> Vec<((String, String, String), String)> {
+    let mut spans = Vec::new();
     for thread in &trace.threads {
         for index in 0..thread.spans.len() as u32 {
             let details = thread.spans.details_of(index, &trace.strings);
@@ -77,9 +73,24 @@ fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
             if let (Some(class), Some(method), Some(desc)) =
                 (get("class"), get("method"), get("descriptor"))
             {
-                *entries.entry((class, method, desc)).or_insert(0) += 1;
+                let name = trace.strings.get(thread.spans.name[index as usize]);
+                spans.push(((class, method, desc), name.to_owned()));
             }
         }
+    }
+    spans
+}
+
+/// Our per-thread event counts and per-method span counts.
+fn decoded_counts(trace: &Trace) -> (BTreeMap<String, u64>, EntryCounts) {
+    let threads = trace
+        .threads
+        .iter()
+        .map(|t| (t.id.clone(), t.events))
+        .collect();
+    let mut entries = EntryCounts::new();
+    for (method, _) in method_spans(trace) {
+        *entries.entry(method).or_insert(0) += 1;
     }
     (threads, entries)
 }
@@ -90,6 +101,7 @@ fn binary_cases_match_logprinter_per_thread_and_per_method() {
         "demo-v040-omni",
         "demo-v051-omnibinary",
         "demo-v060-omnibinary",
+        "bridge-v060-omnibinary",
     ];
     for case in cases {
         let trace = decode(case);
@@ -157,6 +169,7 @@ fn text_stream_cases_match_their_readme() {
         "demo-v051-omni-text",
         "demo-v060-omni-text",
         "demo-v060-omni-text-timestamp",
+        "bridge-v060-omni-text",
     ] {
         let trace = decode(case);
         let (events, want_threads, want_entries) = readme_numbers(case);
@@ -173,6 +186,127 @@ fn binary_and_text_streams_of_one_version_give_the_same_spans() {
     let text = decode("demo-v060-omni-text");
     // Different runs, same program: the per-method entry counts agree.
     assert_eq!(decoded_counts(&binary).1, decoded_counts(&text).1);
+}
+
+/// (class, method, descriptor) → the names of the method spans of that method.
+fn span_names_per_method(trace: &Trace) -> BTreeMap<(String, String, String), BTreeSet<String>> {
+    let mut names: BTreeMap<_, BTreeSet<String>> = BTreeMap::new();
+    for (method, name) in method_spans(trace) {
+        names.entry(method).or_default().insert(name);
+    }
+    names
+}
+
+/// Issue 23: a bridge method (javac's `createInstance(...)Object` beside
+/// `createInstance(...)Format`, two `copy()` bridges beside `copy()Ring`)
+/// has the name and parameters of the method it calls; SELogger gives each
+/// its own method id, so each is its own report row, call-tree node and
+/// flame-graph key, with LogPrinter's METHOD_ENTRY count.
+#[test]
+fn bridge_methods_are_rows_of_their_own() {
+    let (_, want_entries, _) = logprinter_counts(&reference(
+        GROUP,
+        "bridge-v060-omnibinary",
+        "LogPrinter.txt",
+    ));
+    for case in ["bridge-v060-omnibinary", "bridge-v060-omni-text"] {
+        let trace = decode(case);
+        let names = span_names_per_method(&trace);
+        assert_eq!(
+            names.keys().collect::<Vec<_>>(),
+            want_entries.keys().collect::<Vec<_>>(),
+            "{case}: methods entered"
+        );
+        let calls: BTreeMap<String, u64> = report(&trace)
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.calls))
+            .collect();
+        let mut seen = BTreeSet::new();
+        for (method, count) in &want_entries {
+            let name = names[method].iter().next().expect("a name");
+            assert_eq!(names[method].len(), 1, "{case}: {method:?} has one name");
+            assert!(
+                seen.insert(name.clone()),
+                "{case}: {name} names two methods"
+            );
+            assert_eq!(calls.get(name), Some(count), "{case}: report row {name}");
+        }
+        let main = Source::Spans {
+            threads: (0..trace.threads.len() as u32).collect(),
+        };
+        let tree = build(&trace, &main, None);
+        let nodes: BTreeSet<&str> = tree
+            .nodes
+            .iter()
+            .skip(1)
+            .map(|n| trace.strings.get(n.name))
+            .collect();
+        for name in [
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Format",
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Object (bridge)",
+            "bridge.Ring.copy() : Ring",
+            "bridge.Ring.copy() : Circle (bridge)",
+            "bridge.Ring.copy() : Shape (bridge)",
+            "bridge.Version.compareTo(Version)",
+            "bridge.Version.compareTo(Object)",
+        ] {
+            assert!(calls.contains_key(name), "{case}: no report row {name}");
+            assert!(nodes.contains(name), "{case}: no call-tree node {name}");
+        }
+    }
+}
+
+/// The frequency output of the same program: no timeline, but the
+/// frequency flame graph keeps each bridge method apart from the method it
+/// calls, under the names the event-stream views give them, each weighing
+/// the events recorded inside it (the hot-methods row of its descriptor).
+#[test]
+fn bridge_methods_are_frames_of_their_own_in_the_frequency_flame_graph() {
+    let trace = decode("bridge-v060-freq");
+    let hot = trace
+        .tables
+        .iter()
+        .find(|t| t.id == "hot-methods")
+        .expect("hot methods");
+    let tree = build(&trace, &Source::Samples { set: 0, weight: 0 }, None);
+    let totals: BTreeMap<&str, i64> = tree
+        .nodes
+        .iter()
+        .skip(1)
+        .map(|n| (trace.strings.get(n.name), n.total))
+        .collect();
+    let create = "(Ljava/lang/String;Ljava/util/TimeZone;Ljava/util/Locale;)";
+    for (name, desc) in [
+        (
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Format",
+            format!("{create}Lbridge/Format;"),
+        ),
+        (
+            "bridge.FormatFactory.createInstance(String, TimeZone, Locale) : Object (bridge)",
+            format!("{create}Ljava/lang/Object;"),
+        ),
+        ("bridge.Ring.copy() : Ring", "()Lbridge/Ring;".into()),
+        (
+            "bridge.Ring.copy() : Circle (bridge)",
+            "()Lbridge/Circle;".into(),
+        ),
+        (
+            "bridge.Ring.copy() : Shape (bridge)",
+            "()Lbridge/Shape;".into(),
+        ),
+    ] {
+        let row = hot
+            .rows
+            .iter()
+            .find(|r| r[1] == desc && name.starts_with(&format!("{}(", r[0])))
+            .unwrap_or_else(|| panic!("hot-methods row for {name}"));
+        assert_eq!(
+            totals.get(name),
+            Some(&row[3].parse().expect("events")),
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -287,6 +421,7 @@ fn near_omniscient_and_frequency_cases_match_their_readme_totals() {
         ("demo-v040-nearomni-txt", "rows", "total_freq"),
         ("demo-v051-nearomni-json", "entries", "total_freq"),
         ("demo-v060-freq", "entries", "total_freq"),
+        ("bridge-v060-freq", "entries", "total_freq"),
         ("demo-v060-nearomni-json", "entries", "total_freq"),
         ("demo-v060-nearomni-txt", "rows", "total_freq"),
     ];

@@ -206,20 +206,31 @@ fn text_streams_with_and_without_header_and_timestamps() {
 }
 
 #[test]
-fn damaged_text_lines_are_counted_with_their_offset() {
-    let text = "0,1,0,0\nnot an event\n1,5,0,x\n2,5,0,1\n";
-    let trace =
-        decode_files(&folder(vec![("log-00001.txt", text.as_bytes().to_vec())])).expect("decodes");
-    let bad = trace
+fn damaged_text_lines_are_counted_with_their_offset_at_every_chunk_size() {
+    // A damaged line, a bad value, a line longer than any real one (one bad
+    // line whatever the chunking: its tail used to count again when a chunk
+    // cut it) and a last line without its newline.
+    let long = "9".repeat(5000);
+    let text = format!("0,1,0,0\nnot an event\n1,2,0,x\n{long}\n2,5,0,49");
+    let files = folder(vec![("log-00001.txt", text.into_bytes())]);
+    let whole = decode_files(&files).expect("decodes");
+    assert_eq!(whole.threads[0].events, 3);
+    assert_eq!(whole.threads[0].spans.end, vec![3]);
+    let bad = whole
         .diagnostics
         .iter()
         .find(|d| d.kind == "bad-line")
-        .expect("bad line");
+        .expect("bad lines");
     assert_eq!(bad.offset, Some(8));
-    assert!(trace
+    assert!(whole
         .diagnostics
         .iter()
         .any(|d| d.kind == "bad-value" && d.offset == Some(21)));
+    for chunk in [1, 2, 7, 100, 4095, 4096, 4097, 6000] {
+        let chunked = decode_files_chunked(&files, chunk).expect("decodes");
+        assert_eq!(report(&chunked), report(&whole), "chunk {chunk}");
+        assert_eq!(chunked.diagnostics, whole.diagnostics, "chunk {chunk}");
+    }
 }
 
 #[test]

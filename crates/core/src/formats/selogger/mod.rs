@@ -9,10 +9,15 @@
 //! and the object side files (`LOG$*.txt`) are read whole first; the event
 //! streams are then fed in chunks, in file-number order.
 
+// Decoders never index input data unchecked: every lookup is `get`.
+#![deny(clippy::indexing_slicing)]
+
 mod binary;
+mod names;
 mod objects;
 mod recent;
 mod replay;
+mod roles;
 mod signature;
 mod statics;
 mod summary;
@@ -20,153 +25,14 @@ mod text;
 mod tolerant_json;
 
 use crate::decoder::{Decoder, FileProbe};
+use crate::formats::common::Recording;
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;
 use replay::{Replay, Statics};
+use roles::{is_distinctive, role_of, Role};
 use statics::{BadLine, Dialect};
-use std::collections::HashMap;
 use text::TextStream;
-
-/// What a file of the output folder is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    DataIds,
-    Methods,
-    Classes,
-    Types,
-    ObjectTypes,
-    Strings,
-    Exceptions,
-    WeavingProperties,
-    WeaverLog,
-    Binary(u64),
-    Text(u64),
-    RecentJson,
-    RecentCsv,
-    EventFreq,
-}
-
-impl Role {
-    /// Reading order: static files, then streams, then the summaries.
-    fn rank(self) -> (u8, u64) {
-        match self {
-            Role::DataIds => (0, 0),
-            Role::Methods => (1, 0),
-            Role::Classes => (2, 0),
-            Role::Types => (3, 0),
-            Role::ObjectTypes => (4, 0),
-            Role::Strings => (5, 0),
-            Role::Exceptions => (6, 0),
-            Role::WeavingProperties => (7, 0),
-            Role::WeaverLog => (8, 0),
-            Role::Binary(n) => (9, n),
-            Role::Text(n) => (10, n),
-            Role::RecentJson => (11, 0),
-            Role::RecentCsv => (12, 0),
-            Role::EventFreq => (13, 0),
-        }
-    }
-
-    fn is_stream(self) -> bool {
-        matches!(self, Role::Binary(_) | Role::Text(_))
-    }
-}
-
-/// A 0.4 `dataids.txt` row (no header): ids, line, instruction, event type, value type.
-fn looks_like_v04_dataids(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head);
-    let first = text.lines().next().unwrap_or("");
-    let cols: Vec<&str> = first.split(',').collect();
-    cols.len() >= 7
-        && cols.iter().take(3).all(|c| c.parse::<u64>().is_ok())
-        && cols
-            .iter()
-            .skip(3)
-            .take(2)
-            .all(|c| c.parse::<i64>().is_ok())
-        && cols.get(5).is_some_and(|c| {
-            !c.is_empty() && c.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
-        })
-}
-
-/// `log-00001.slg` → 1 (for `ext` = `.slg`).
-fn stream_number(name: &str, ext: &str) -> Option<u64> {
-    let digits = name.strip_prefix("log-")?.strip_suffix(ext)?;
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().ok())
-        .flatten()
-}
-
-fn json_head(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(head);
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    compact.starts_with("{\"format\":\"nearomni\"")
-        || compact.starts_with("{\"format\":\"freq\"")
-        || compact.starts_with("{\"events\":[{\"dataid\"")
-}
-
-/// The role of a file, by content where it is distinctive, else by name.
-fn role_of(probe: &FileProbe) -> Option<Role> {
-    let head = &probe.head;
-    let name = probe.name();
-    if head.starts_with(b"DataID,ClassID,MethodID,") {
-        return Some(Role::DataIds);
-    }
-    if head.starts_with(b"ClassID,MethodID,") {
-        return Some(Role::Methods);
-    }
-    if head.starts_with(b"ClassID,LoadedFrom,") {
-        return Some(Role::Classes);
-    }
-    if let Some(n) = stream_number(name, ".slg") {
-        return Some(Role::Binary(n));
-    }
-    if let Some(n) = stream_number(name, ".txt") {
-        return Some(Role::Text(n));
-    }
-    if json_head(head) {
-        return Some(Role::RecentJson);
-    }
-    match name {
-        "dataids.txt" => return Some(Role::DataIds),
-        "methods.txt" => return Some(Role::Methods),
-        "classes.txt" => return Some(Role::Classes),
-        "LOG$Types.txt" => return Some(Role::Types),
-        "weaving.properties" => return Some(Role::WeavingProperties),
-        "log.txt" | "weaverlog.txt" => return Some(Role::WeaverLog),
-        "recentdata.json" | "trace.json" => return Some(Role::RecentJson),
-        "recentdata.txt" => return Some(Role::RecentCsv),
-        "trace.txt" if head.starts_with(b"{") => return Some(Role::RecentJson),
-        "trace.txt" => return Some(Role::RecentCsv),
-        "eventfreq.txt" => return Some(Role::EventFreq),
-        _ => {}
-    }
-    if name.ends_with(".txt") {
-        if name.starts_with("LOG$ObjectTypes") {
-            return Some(Role::ObjectTypes);
-        }
-        if name.starts_with("LOG$String") {
-            return Some(Role::Strings);
-        }
-        if name.starts_with("LOG$Exception") {
-            return Some(Role::Exceptions);
-        }
-    }
-    looks_like_v04_dataids(head).then_some(Role::DataIds)
-}
-
-/// A file that on its own says "SELogger output".
-fn is_distinctive(probe: &FileProbe) -> bool {
-    match role_of(probe) {
-        Some(Role::DataIds) => {
-            probe.head.starts_with(b"DataID,") || looks_like_v04_dataids(&probe.head)
-        }
-        Some(Role::Binary(_)) => true,
-        Some(Role::RecentJson) => json_head(&probe.head),
-        _ => false,
-    }
-}
 
 /// True when the files hold SELogger output: a dataids.txt (by content), an
 /// `.slg` stream, or a near-omniscient/frequency JSON file (by content).
@@ -181,79 +47,62 @@ enum Stream {
 
 /// Decodes a SELogger output folder.
 pub struct SeloggerDecoder {
-    probes: Vec<FileProbe>,
-    roles: Vec<Option<Role>>,
+    recording: Recording<Role>,
     plan: Vec<usize>,
-    buffers: HashMap<usize, Vec<u8>>,
-    current: Option<usize>,
     replay: Option<Replay>,
     stream: Option<Stream>,
     dialect: Option<Dialect>,
-    ignored: Vec<String>,
 }
 
 impl SeloggerDecoder {
     /// A decoder for the offered files; only the folder holding the
     /// distinctive files (the first by path) is read.
     pub fn new(probes: Vec<FileProbe>) -> Self {
-        let dir = probes
-            .iter()
-            .filter(|p| is_distinctive(p))
-            .map(|p| p.dir().to_owned())
-            .min()
-            .unwrap_or_default();
-        let mut ignored = Vec::new();
-        let mut roles: Vec<Option<Role>> = probes
-            .iter()
-            .map(|p| {
-                let role = if p.dir() == dir { role_of(p) } else { None };
-                if role.is_none() {
-                    ignored.push(p.path.clone());
-                }
-                role
-            })
-            .collect();
+        let folder = Recording::<Role>::folder_of(&probes, is_distinctive).unwrap_or_default();
+        let mut recording = Recording::new(probes, &folder, role_of);
         // Both stream encodings in one folder: the binary one is read.
-        let has_binary = roles.iter().any(|r| matches!(r, Some(Role::Binary(_))));
+        let has_binary = recording.roles().any(|(_, r)| matches!(r, Role::Binary(_)));
         if has_binary {
-            for (i, role) in roles.iter_mut().enumerate() {
-                if matches!(role, Some(Role::Text(_))) {
-                    *role = None;
-                    ignored.push(probes[i].path.clone());
-                }
+            let texts: Vec<usize> = recording
+                .roles()
+                .filter(|(_, r)| matches!(r, Role::Text(_)))
+                .map(|(i, _)| i)
+                .collect();
+            for index in texts {
+                recording.ignore(index);
             }
         }
-        let mut plan: Vec<usize> = (0..probes.len()).filter(|&i| roles[i].is_some()).collect();
-        plan.sort_by_key(|&i| (roles[i].map(Role::rank), probes[i].name().to_owned()));
+        let plan = recording.plan(|role| role.rank());
         SeloggerDecoder {
-            probes,
-            roles,
+            recording,
             plan,
-            buffers: HashMap::new(),
-            current: None,
             replay: None,
             stream: None,
             dialect: None,
-            ignored,
         }
+    }
+
+    /// The role of file `index`, if it is read.
+    fn role(&self, index: usize) -> Option<Role> {
+        self.recording.role(index).copied()
     }
 
     fn files_of(&self, role: Role) -> Vec<usize> {
         self.plan
             .iter()
             .copied()
-            .filter(|&i| self.roles[i] == Some(role))
+            .filter(|&i| self.role(i) == Some(role))
             .collect()
     }
 
-    fn text_of(&self, index: usize) -> String {
-        String::from_utf8_lossy(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
-            .into_owned()
+    /// The whole text of file `index`, handed over.
+    fn text_of(&mut self, index: usize) -> String {
+        String::from_utf8_lossy(&self.recording.take_buffer(index)).into_owned()
     }
 
     fn report_bad(&self, builder: &mut TraceBuilder, index: usize, bad: &[BadLine]) {
         if let Some(first) = bad.first() {
-            let path = &self.probes[index].path;
+            let path = self.recording.path(index);
             builder.diagnose(
                 Severity::DataLoss,
                 "bad-line",
@@ -353,15 +202,13 @@ impl SeloggerDecoder {
         let mut near_omniscient = false;
         let mut kinds = Vec::new();
         for index in self.plan.clone() {
-            let parsed = match self.roles[index] {
-                Some(Role::RecentJson) => {
-                    recent::parse_json(self.buffers.get(&index).map_or(&[][..], Vec::as_slice))
-                }
+            let parsed = match self.role(index) {
+                Some(Role::RecentJson) => recent::parse_json(&self.recording.take_buffer(index)),
                 Some(Role::RecentCsv) => recent::parse_csv(&self.text_of(index)),
                 Some(Role::EventFreq) => recent::parse_eventfreq(&self.text_of(index)),
                 _ => continue,
             };
-            let path = self.probes[index].path.clone();
+            let path = self.recording.path(index).to_owned();
             if let Some((offset, count)) = parsed.bad {
                 replay.builder.diagnose(
                     Severity::DataLoss,
@@ -380,7 +227,8 @@ impl SeloggerDecoder {
                 });
             }
             near_omniscient |= parsed.kind == "nearomni";
-            kinds.push(format!("{} ({})", parsed.kind, self.probes[index].name()));
+            let name = self.recording.probe(index).map_or("", FileProbe::name);
+            kinds.push(format!("{} ({})", parsed.kind, name));
             entries.extend(parsed.entries);
         }
         if kinds.is_empty() {
@@ -408,9 +256,9 @@ impl Decoder for SeloggerDecoder {
 
     fn begin_file(&mut self, index: usize) {
         self.finish_stream();
-        self.current = Some(index);
-        let path = self.probes.get(index).map(|p| p.path.clone());
-        match (self.roles.get(index).copied().flatten(), path) {
+        self.recording.begin(index);
+        let path = self.recording.probe(index).map(|p| p.path.clone());
+        match (self.role(index), path) {
             (Some(Role::Binary(_)), Some(path)) => {
                 self.prepare();
                 self.stream = Some(Stream::Binary(BinaryStream::new(&path)));
@@ -424,21 +272,19 @@ impl Decoder for SeloggerDecoder {
     }
 
     fn feed(&mut self, chunk: &[u8]) {
-        let Some(index) = self.current else { return };
+        if self.recording.current().is_none() {
+            return;
+        }
         match (&mut self.stream, &mut self.replay) {
             (Some(Stream::Binary(s)), Some(replay)) => s.feed(chunk, replay),
             (Some(Stream::Text(s)), Some(replay)) => s.feed(chunk, replay),
-            _ => self
-                .buffers
-                .entry(index)
-                .or_default()
-                .extend_from_slice(chunk),
+            _ => self.recording.buffer(chunk),
         }
     }
 
     fn end_file(&mut self) {
         self.finish_stream();
-        self.current = None;
+        self.recording.end();
     }
 
     fn finish(mut self: Box<Self>) -> Trace {
@@ -450,7 +296,7 @@ impl Decoder for SeloggerDecoder {
         let streams: Vec<Role> = self
             .plan
             .iter()
-            .filter_map(|&i| self.roles[i])
+            .filter_map(|&i| self.role(i))
             .filter(|r| r.is_stream())
             .collect();
         if let Some(first) = streams.first() {
@@ -475,17 +321,8 @@ impl Decoder for SeloggerDecoder {
             }
         }
         self.summaries(&mut replay);
-        if !self.ignored.is_empty() {
-            let first = self.ignored[0].clone();
-            replay.builder.diagnose(
-                Severity::Info,
-                "ignored-files",
-                None,
-                None,
-                self.ignored.len() as u64,
-                || format!("files that are not part of the SELogger output were ignored (first: {first})"),
-            );
-        }
+        self.recording
+            .report_ignored(&mut replay.builder, "SELogger output");
         replay.builder.finish()
     }
 }

@@ -105,6 +105,8 @@ pub struct MethodInfo {
     pub class: String,
     pub name: String,
     pub desc: String,
+    /// JVM access flags (`Access` column; written by every release).
+    pub access: Option<u32>,
     pub source: String,
 }
 
@@ -180,6 +182,7 @@ pub fn parse_methods(text: &str) -> (Vec<Option<MethodInfo>>, Vec<BadLine>) {
                 class: dotted(cols.get(2)?),
                 name: (*cols.get(3)?).to_owned(),
                 desc: (*cols.get(4)?).to_owned(),
+                access: cols.get(5).and_then(|a| a.parse().ok()),
                 source: cols.get(6).copied().unwrap_or("").to_owned(),
             };
             Some((id, info))

@@ -2,8 +2,9 @@
 //! complete event sequence: a hot-method table, an event-frequency table, the
 //! recent values of each location, and an "event frequency" sample set
 //! (class → method → location, weighted by how often it ran) for the
-//! aggregated flame graph.
+//! aggregated flame graph, methods named as in the event-stream views.
 
+use super::names::names_by_signature;
 use super::recent::{Entry, Location, Where};
 use super::statics::{DataInfo, MethodInfo};
 use crate::model::{Column, Severity, Table, TraceBuilder};
@@ -73,11 +74,22 @@ pub fn add_views(
     if near_omniscient {
         builder.table(recent_values(&located));
     }
+    let names = names_by_signature(
+        located
+            .iter()
+            .map(|(l, _)| (l.class.clone(), l.method.clone(), l.desc.clone())),
+        methods,
+    );
     let set = builder.sample_set("event frequency", None, &["events"]);
     for (l, e) in &located {
+        let signature = (l.class.clone(), l.method.clone(), l.desc.clone());
+        let method = names
+            .get(&signature)
+            .cloned()
+            .unwrap_or_else(|| format!("{}.{}", l.class, l.method));
         let frames = [
             builder.intern(&l.class),
-            builder.intern(&format!("{}.{}", l.class, l.method)),
+            builder.intern(&method),
             builder.intern(&location_label(l)),
         ];
         if let Some(stack) = builder.stack(&frames) {

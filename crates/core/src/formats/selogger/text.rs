@@ -6,6 +6,7 @@
 use super::objects::value_from_text;
 use super::replay::{Event, Origin, Replay};
 use super::statics::ValueDesc;
+use crate::formats::common::Carry;
 use crate::model::Severity;
 
 /// Longest line kept while waiting for its end; longer ones are garbage.
@@ -14,10 +15,11 @@ const MAX_LINE: usize = 4096;
 /// One text stream file being fed in chunks.
 pub struct TextStream {
     file: String,
-    /// The unfinished last line.
-    partial: Vec<u8>,
-    /// Byte offset of `partial`'s start.
-    line_start: u64,
+    /// The unfinished last line, and the file offset of every line.
+    carry: Carry,
+    /// Inside a line too long to be an event, already counted as bad: its
+    /// bytes up to the next newline are dropped.
+    skipping: bool,
     bad_lines: u64,
     first_bad: Option<u64>,
 }
@@ -27,8 +29,8 @@ impl TextStream {
     pub fn new(file: &str) -> Self {
         TextStream {
             file: file.to_owned(),
-            partial: Vec::new(),
-            line_start: 0,
+            carry: Carry::new(),
+            skipping: false,
             bad_lines: 0,
             first_bad: None,
         }
@@ -36,29 +38,30 @@ impl TextStream {
 
     /// Decodes every complete line.
     pub fn feed(&mut self, chunk: &[u8], replay: &mut Replay) {
-        let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            let (line, after) = rest.split_at(end);
-            let owned;
-            let whole: &[u8] = if self.partial.is_empty() {
-                line
-            } else {
-                self.partial.extend_from_slice(line);
-                owned = std::mem::take(&mut self.partial);
-                &owned
-            };
-            let length = whole.len() as u64 + 1;
-            self.line(whole, replay);
-            self.line_start += length;
-            rest = after.get(1..).unwrap_or(&[]);
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |bytes, offset| {
+            let mut used = 0;
+            while let Some(end) = bytes
+                .get(used..)
+                .and_then(|b| b.iter().position(|&c| c == b'\n'))
+            {
+                let line = bytes.get(used..used + end).unwrap_or_default();
+                // The tail of a line counted as bad when it grew too long is dropped.
+                let tail = std::mem::take(&mut self.skipping);
+                if !tail {
+                    self.line(line, offset + used as u64, replay);
+                }
+                used += end + 1;
+            }
+            used
+        });
+        if carry.held().len() > MAX_LINE {
+            if !std::mem::replace(&mut self.skipping, true) {
+                self.bad(carry.offset());
+            }
+            carry.discard(usize::MAX);
         }
-        if self.partial.len() + rest.len() > MAX_LINE {
-            self.bad(self.line_start);
-            self.line_start += (self.partial.len() + rest.len()) as u64;
-            self.partial.clear();
-            return;
-        }
-        self.partial.extend_from_slice(rest);
+        self.carry = carry;
     }
 
     fn bad(&mut self, offset: u64) {
@@ -66,7 +69,13 @@ impl TextStream {
         self.first_bad.get_or_insert(offset);
     }
 
-    fn line(&mut self, raw: &[u8], replay: &mut Replay) {
+    /// Decodes the line `raw`, which starts at file offset `at`.
+    fn line(&mut self, raw: &[u8], at: u64, replay: &mut Replay) {
+        if raw.len() > MAX_LINE {
+            // Whatever the chunking, such a line is damage (see `feed`).
+            self.bad(at);
+            return;
+        }
         let text = String::from_utf8_lossy(raw);
         let text = text.trim_end_matches('\r');
         if text.is_empty() || text.starts_with("Seqnum,") {
@@ -88,18 +97,16 @@ impl TextStream {
             Some((seq, data_id, thread, value_text, millis))
         })();
         let Some((seq, data_id, thread, value_text, millis)) = parsed else {
-            self.bad(self.line_start);
+            self.bad(at);
             return;
         };
         let desc = replay.value_desc(data_id).unwrap_or(ValueDesc::Long);
         let value = value_from_text(desc, value_text).unwrap_or_else(|| {
-            let offset = self.line_start;
-            let file = self.file.clone();
             replay.builder.diagnose(
                 Severity::DataLoss,
                 "bad-value",
-                Some(&file),
-                Some(offset),
+                Some(&self.file),
+                Some(at),
                 1,
                 || "event values that do not read as their data ID's type were shown as 0".into(),
             );
@@ -114,16 +121,17 @@ impl TextStream {
         };
         let origin = Origin {
             file: &self.file,
-            offset: self.line_start,
+            offset: at,
         };
         replay.event(event, &origin);
     }
 
     /// The file ended: a last line without newline is still decoded.
     pub fn finish(mut self, replay: &mut Replay) {
-        if !self.partial.is_empty() {
-            let last = std::mem::take(&mut self.partial);
-            self.line(&last, replay);
+        if let Some(last) = self.carry.take_unfinished() {
+            if !self.skipping {
+                self.line(&last.bytes, last.offset, replay);
+            }
         }
         if let Some(offset) = self.first_bad {
             let n = self.bad_lines;

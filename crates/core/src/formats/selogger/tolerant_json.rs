@@ -64,99 +64,123 @@ pub fn read_events(bytes: &[u8]) -> Elements {
         format: format_field(bytes),
         ..Elements::default()
     };
-    let key = b"\"events\"";
-    let Some(key_at) = bytes.windows(key.len()).position(|w| w == key) else {
-        out.stopped = Some(Broken {
-            offset: 0,
-            message: "no \"events\" array".into(),
-        });
-        return out;
+    let mut at = match array_start(bytes) {
+        Ok(Some(at)) => at,
+        Ok(None) => return out,
+        Err(broken) => {
+            out.stopped = Some(broken);
+            return out;
+        }
     };
-    let mut at = skip_space(bytes, key_at + key.len());
-    let expect = |at: usize, byte: u8| bytes.get(at) == Some(&byte);
-    if !expect(at, b':') {
-        out.stopped = Some(Broken {
-            offset: at as u64,
-            message: "expected ':' after \"events\"".into(),
-        });
-        return out;
-    }
-    at = skip_space(bytes, at + 1);
-    if !expect(at, b'[') {
-        out.stopped = Some(Broken {
-            offset: at as u64,
-            message: "expected '[' after \"events\":".into(),
-        });
-        return out;
-    }
-    at = skip_space(bytes, at + 1);
-    if expect(at, b']') {
-        return out;
-    }
     loop {
-        let rest = bytes.get(at..).unwrap_or(&[]);
-        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
-        match stream.next() {
-            Some(Ok(value)) => {
-                out.values.push(value);
-                at = skip_space(bytes, at + stream.byte_offset());
-                match bytes.get(at) {
-                    Some(b',') => at = skip_space(bytes, at + 1),
-                    Some(b']') => return out,
-                    Some(_) => {
-                        out.stopped = Some(Broken {
-                            offset: at as u64,
-                            message: "expected ',' or ']' between events".into(),
-                        });
-                        return out;
-                    }
-                    None => {
-                        out.stopped = Some(Broken {
-                            offset: at as u64,
-                            message: "the file ends before the events array is closed".into(),
-                        });
-                        return out;
-                    }
-                }
-            }
-            Some(Err(e)) => {
-                let broken_at = if e.is_eof() {
-                    bytes.len()
-                } else {
-                    at + offset_of(rest, e.line(), e.column())
-                };
-                let broken = Broken {
-                    offset: broken_at as u64,
-                    message: if e.is_eof() {
-                        "the file ends in the middle of an event entry".into()
-                    } else {
-                        format!("an event entry is not valid JSON ({e})")
-                    },
-                };
-                // Entries start on their own lines in 0.5+: go on at the next one.
-                let next = bytes
-                    .get(broken_at..)
-                    .and_then(|t| t.windows(2).position(|w| w == b"\n{"))
-                    .map(|n| broken_at + n + 1);
-                match next {
-                    Some(next) if !e.is_eof() => {
-                        out.skipped.push(broken);
-                        at = next;
-                    }
-                    _ => {
-                        out.stopped = Some(broken);
-                        return out;
-                    }
-                }
-            }
-            None => {
-                out.stopped = Some(Broken {
-                    offset: bytes.len() as u64,
-                    message: "the file ends before the events array is closed".into(),
-                });
+        match next_element(bytes, at, &mut out) {
+            Step::Next(next) => at = next,
+            Step::Closed => return out,
+            Step::Stop(broken) => {
+                out.stopped = Some(broken);
                 return out;
             }
         }
+    }
+}
+
+/// What follows one element of the array.
+enum Step {
+    /// The next element starts here.
+    Next(usize),
+    /// The array's closing `]` was reached.
+    Closed,
+    /// Reading cannot go on.
+    Stop(Broken),
+}
+
+/// A `Broken` at byte `at`.
+fn broken(at: usize, message: impl Into<String>) -> Broken {
+    Broken {
+        offset: at as u64,
+        message: message.into(),
+    }
+}
+
+/// Where the first element of the `"events": [` array starts, `None` for an
+/// empty array.
+fn array_start(bytes: &[u8]) -> Result<Option<usize>, Broken> {
+    let key = b"\"events\"";
+    let key_at = bytes
+        .windows(key.len())
+        .position(|w| w == key)
+        .ok_or_else(|| broken(0, "no \"events\" array"))?;
+    let expect = |at: usize, byte: u8| bytes.get(at) == Some(&byte);
+    let at = skip_space(bytes, key_at + key.len());
+    if !expect(at, b':') {
+        return Err(broken(at, "expected ':' after \"events\""));
+    }
+    let at = skip_space(bytes, at + 1);
+    if !expect(at, b'[') {
+        return Err(broken(at, "expected '[' after \"events\":"));
+    }
+    let at = skip_space(bytes, at + 1);
+    Ok((!expect(at, b']')).then_some(at))
+}
+
+/// Reads the element at `at` into `out` (or records it as skipped) and says
+/// where reading goes on.
+fn next_element(bytes: &[u8], at: usize, out: &mut Elements) -> Step {
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
+    match stream.next() {
+        Some(Ok(value)) => {
+            out.values.push(value);
+            after_element(bytes, skip_space(bytes, at + stream.byte_offset()))
+        }
+        Some(Err(e)) => recover(bytes, at, &e, out),
+        None => Step::Stop(broken(
+            bytes.len(),
+            "the file ends before the events array is closed",
+        )),
+    }
+}
+
+/// The separator after an element that parsed, at `at`.
+fn after_element(bytes: &[u8], at: usize) -> Step {
+    match bytes.get(at) {
+        Some(b',') => Step::Next(skip_space(bytes, at + 1)),
+        Some(b']') => Step::Closed,
+        Some(_) => Step::Stop(broken(at, "expected ',' or ']' between events")),
+        None => Step::Stop(broken(
+            at,
+            "the file ends before the events array is closed",
+        )),
+    }
+}
+
+/// An element starting at `at` did not parse: skip it when another element
+/// follows on a later line (0.5+ start each on its own line), else stop.
+fn recover(bytes: &[u8], at: usize, e: &serde_json::Error, out: &mut Elements) -> Step {
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    let broken_at = if e.is_eof() {
+        bytes.len()
+    } else {
+        at + offset_of(rest, e.line(), e.column())
+    };
+    let why = broken(
+        broken_at,
+        if e.is_eof() {
+            "the file ends in the middle of an event entry".to_owned()
+        } else {
+            format!("an event entry is not valid JSON ({e})")
+        },
+    );
+    let next = bytes
+        .get(broken_at..)
+        .and_then(|t| t.windows(2).position(|w| w == b"\n{"))
+        .map(|n| broken_at + n + 1);
+    match next {
+        Some(next) if !e.is_eof() => {
+            out.skipped.push(why);
+            Step::Next(next)
+        }
+        _ => Step::Stop(why),
     }
 }
 

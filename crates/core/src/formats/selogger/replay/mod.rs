@@ -1,0 +1,220 @@
+//! Events → spans. Per SELogger thread, a stack of open frames: a method
+//! (METHOD_ENTRY … METHOD_NORMAL_EXIT / METHOD_EXCEPTIONAL_EXIT) or a call
+//! site inside it (CALL … CALL_RETURN, drawn as a child span named
+//! `call Owner.name` so a woven callee nests inside its call site).
+//!
+//! The clock is the event's position in the whole recording (the .slg record
+//! index or the text stream's Seqnum); a span ends just after its exit event.
+//! Frames an exception left without an exit (a constructor that threw before
+//! `super()` returned, a call whose callee threw) are closed when the next
+//! event of the method below them shows control is back there.
+//!
+//! This file routes each event to the handler of its kind (`methods`,
+//! `calls`, `exceptions`); `frames` holds the stack rules, `lookup` the
+//! indexed static files, `values` the interned detail texts.
+
+mod calls;
+mod exceptions;
+mod frames;
+mod lookup;
+mod methods;
+mod values;
+
+pub use lookup::Statics;
+
+use crate::fast_hash::FastMap;
+use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
+use crate::model::{Format, Severity, SpanRef, ThreadRef, TimeUnit, TraceBuilder, Value};
+use frames::ThreadState;
+use values::{key, Keys, ValueTexts};
+
+/// One event of the stream, as read from either encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct Event {
+    /// Position in the recording: the clock.
+    pub seq: i64,
+    pub data_id: i64,
+    pub thread: i64,
+    pub value: i64,
+    /// Wall-clock milliseconds (text stream with `timestamp=true` only).
+    pub millis: Option<i64>,
+}
+
+/// An event whose data id dataids.txt knows, with that row.
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    id: usize,
+    info: &'a DataInfo,
+    event: Event,
+}
+
+/// Where an event was read, for diagnostics.
+pub struct Origin<'a> {
+    pub file: &'a str,
+    pub offset: u64,
+}
+
+/// Turns events into spans, instants and details.
+pub struct Replay {
+    pub builder: TraceBuilder,
+    pub statics: Statics,
+    /// The one process (the JVM), made with the first thread.
+    process: Option<u32>,
+    /// Threads in order of appearance; `thread_slots` maps SELogger thread
+    /// ids to positions here, `last_thread` caches the latest lookup (events
+    /// come in runs of one thread).
+    threads: Vec<ThreadState>,
+    thread_slots: FastMap<i64, usize>,
+    last_thread: Option<(i64, usize)>,
+    keys: Keys,
+    value_texts: ValueTexts,
+    /// Events seen, over all stream files.
+    pub events: u64,
+    /// Whether any event carried a millisecond timestamp.
+    pub saw_millis: bool,
+}
+
+impl Replay {
+    /// A replay into a fresh builder.
+    pub fn new(statics: Statics, builder: Option<TraceBuilder>) -> Self {
+        let builder =
+            builder.unwrap_or_else(|| TraceBuilder::new(Format::Selogger, TimeUnit::Events));
+        Replay {
+            builder,
+            statics,
+            process: None,
+            threads: Vec::new(),
+            thread_slots: FastMap::default(),
+            last_thread: None,
+            keys: Keys::default(),
+            value_texts: ValueTexts::new(),
+            events: 0,
+            saw_millis: false,
+        }
+    }
+
+    /// How the value of data ID `id` is encoded, if dataids.txt knows it.
+    pub fn value_desc(&self, id: i64) -> Option<ValueDesc> {
+        self.statics.data(id).map(|d| d.value)
+    }
+
+    /// Position of SELogger thread `thread` in `threads`, if it has a lane.
+    fn thread_slot(&mut self, thread: i64) -> Option<usize> {
+        if let Some((id, slot)) = self.last_thread {
+            if id == thread {
+                return Some(slot);
+            }
+        }
+        let slot = *self.thread_slots.get(&thread)?;
+        self.last_thread = Some((thread, slot));
+        Some(slot)
+    }
+
+    /// The lane of `thread`, made on first use.
+    fn lane(&mut self, thread: i64) -> usize {
+        if let Some(slot) = self.thread_slot(thread) {
+            return slot;
+        }
+        let id = thread.to_string();
+        let process = match self.process {
+            Some(p) => p,
+            None => *self.process.insert(self.builder.process("jvm", "JVM")),
+        };
+        let lane = self.builder.thread(process, &id, &format!("thread {id}"));
+        let slot = self.threads.len();
+        self.threads.push(ThreadState {
+            lane,
+            frames: Vec::new(),
+        });
+        self.thread_slots.insert(thread, slot);
+        slot
+    }
+
+    /// Applies one event.
+    pub fn event(&mut self, event: Event, origin: &Origin) {
+        self.events += 1;
+        self.saw_millis |= event.millis.is_some();
+        let id = usize::try_from(event.data_id).ok();
+        // Taken out while the event is applied (nothing below looks data ids
+        // up again) and put back after: no copy per event.
+        let data = std::mem::take(&mut self.statics.data);
+        let info = id.and_then(|at| data.get(at)?.as_ref());
+        // Damaged records would otherwise open one lane per garbage thread id.
+        let slot = if info.is_some() {
+            Some(self.lane(event.thread))
+        } else {
+            self.thread_slot(event.thread)
+        };
+        if let Some(slot) = slot {
+            self.on_thread(slot, id.zip(info), event);
+        }
+        let known = info.is_some();
+        self.statics.data = data;
+        if !known {
+            let id = event.data_id;
+            self.builder.diagnose(
+                Severity::DataLoss,
+                "unknown-data-id",
+                Some(origin.file),
+                Some(origin.offset),
+                1,
+                || format!("events name data IDs that dataids.txt does not have (first: {id}); they are counted but not drawn"),
+            );
+        }
+    }
+
+    /// Counts the event on the lane of thread slot `slot` and applies it
+    /// when its data id is known.
+    fn on_thread(&mut self, slot: usize, known: Option<(usize, &DataInfo)>, event: Event) {
+        let Some(state) = self.threads.get_mut(slot) else {
+            return;
+        };
+        let lane = state.lane;
+        self.builder.count_events(lane, 1);
+        self.builder.touch(lane, event.seq);
+        let Some((id, info)) = known else {
+            return;
+        };
+        // The frames are taken out while the handler runs, which needs `self`.
+        let frames = std::mem::take(&mut state.frames);
+        let mut state = ThreadState { lane, frames };
+        self.apply(&mut state, Known { id, info, event });
+        if let Some(kept) = self.threads.get_mut(slot) {
+            kept.frames = state.frames;
+        }
+    }
+
+    /// Routes an event to the handler of its kind.
+    fn apply(&mut self, state: &mut ThreadState, at: Known) {
+        match at.info.kind {
+            EventKind::MethodEntry => self.enter(state, at),
+            EventKind::MethodParam => self.method_param(state, at),
+            EventKind::NormalExit | EventKind::ExceptionalExit => self.method_exit(state, at),
+            EventKind::Call => self.call(state, at),
+            EventKind::CallParam => self.call_param(state, at),
+            EventKind::CallReturn => self.call_return(state, at),
+            EventKind::Catch | EventKind::CatchLabel => self.catch(state, at),
+            EventKind::Throw => self.throw(state, at),
+            EventKind::Reserved | EventKind::Other => {
+                self.settle(state, at.info.method, false, at.event.seq)
+            }
+        }
+    }
+
+    /// Opens the span of a METHOD_ENTRY or CALL event, with its data id's
+    /// fixed details and line.
+    fn begin_span(&mut self, lane: ThreadRef, at: Known) -> Option<SpanRef> {
+        let statics = self
+            .statics
+            .span_statics(&mut self.builder, at.id, at.info)?;
+        let span = self.builder.begin(lane, at.event.seq, statics.name, 0);
+        for &(key, value) in &statics.fields {
+            self.builder.detail(lane, span, key, Value::Fixed(value));
+        }
+        if let Some(line) = statics.line {
+            let key = key(&mut self.keys.line, &mut self.builder, "line");
+            self.builder.detail(lane, span, key, Value::Int(line));
+        }
+        Some(span)
+    }
+}
