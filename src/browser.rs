@@ -28,6 +28,12 @@ pub fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// The width (CSS px) of the element `id`, once it is on the page.
+pub fn client_width(id: Option<&str>) -> Option<f64> {
+    let element = web_sys::window()?.document()?.get_element_by_id(id?)?;
+    Some(f64::from(element.client_width()))
+}
+
 /// The page's `<body>`.
 pub fn body() -> Option<web_sys::HtmlElement> {
     web_sys::window()?.document()?.body()

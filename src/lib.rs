@@ -1,23 +1,25 @@
 //! flamedrop-web: the viewer that Trunk builds into a static page.
 //!
-//! Two wasm binaries share this library: `app` (the Yew page, `app`) and
-//! `worker` (the decoding Web Worker, `worker`). The page gathers the
-//! dropped or opened files (`loading`), hands the `File` handles to the
-//! worker, which reads them in chunks, decodes them with `flamedrop-core` and
-//! sends the trace back as one transferred buffer. The page then draws it
-//! (`components::flamechart`, painted by `canvas`, steered by `chart`)
-//! and exposes `window.flamedrop` for scripts and tests (`js_api`).
+//! Two wasm binaries share this library: `app` (the Yew page) and `worker`
+//! (the decoding Web Worker). The page gathers the dropped or opened files
+//! and hands them to workers (`loading`), which read them in chunks, decode
+//! them with `flamedrop-core` and send the trace back (`worker`, speaking
+//! `wire`). The app (`app`) owns the page's state and draws it with the
+//! components (`components`), and `window.flamedrop` (`script_api`) reads
+//! what the app publishes.
 //!
-//! Only the pure parts (colours, text fitting, chart arithmetic) build
-//! natively, so `cargo test` and `cargo clippy --workspace` cover them without
-//! a browser.
+//! Built natively as well (so `cargo test` covers them without a browser):
+//! the pure model (`view_model`, `views`), the timeline's arithmetic
+//! (`chart`) and the painters' pure parts (`canvas`). Everything else is
+//! wasm-only.
 
+// Native and wasm: pure code, tested natively.
 pub mod canvas;
 pub mod chart;
-pub mod format;
-pub mod highlight;
+pub mod view_model;
 pub mod views;
 
+// Wasm only: the page, its components, the script API, loading and the worker.
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
@@ -25,18 +27,19 @@ pub mod browser;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
-pub mod export_view;
-#[cfg(target_arch = "wasm32")]
-pub mod js_api;
-#[cfg(target_arch = "wasm32")]
-pub mod js_diff;
-#[cfg(target_arch = "wasm32")]
-pub mod js_views;
-#[cfg(target_arch = "wasm32")]
 pub mod loading;
 #[cfg(target_arch = "wasm32")]
-pub mod state;
+pub mod script_api;
 #[cfg(target_arch = "wasm32")]
-pub mod views_keys;
+pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+
+// Old paths still used by the timeline's files until they are re-laid out
+// (they are being split on another branch).
+#[cfg(target_arch = "wasm32")]
+pub use app::export as export_view;
+#[cfg(target_arch = "wasm32")]
+pub use script_api as js_api;
+pub use view_model::highlight;
+pub use view_model::loaded as state;

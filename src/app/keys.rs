@@ -3,14 +3,16 @@
 //! of the flame graph or call tree, the next matching function of the
 //! sandwich. Keys typed into a text field are left alone.
 
+use super::page::PageState;
+use super::{App, Msg};
 use crate::chart::SpanRef;
-use crate::components::aggregate::cache;
-use crate::state::Loaded;
-use crate::views::{View, ViewState};
+use crate::view_model::Loaded;
+use crate::views::{View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::CallTree;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
+use yew::html::Scope;
 use yew::Callback;
 
 /// Listens for keydown on the document; `/` focuses the search box itself.
@@ -50,14 +52,55 @@ pub fn listen(on_key: Callback<String>) -> Option<EventListener> {
                 }
                 return;
             }
-            if matches!(
-                key.as_str(),
-                "?" | "n" | "N" | "1" | "2" | "3" | "4" | "5" | "Escape"
-            ) {
+            if matches!(key.as_str(), "?" | "n" | "N" | "Escape")
+                || VIEWS.iter().any(|v| v.key == key)
+            {
                 on_key.emit(key);
             }
         },
     ))
+}
+
+/// Handles a page-wide key; true to re-render.
+pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
+    let Some(loaded) = page.trace.clone() else {
+        return false;
+    };
+    match key {
+        "?" => page.help = !page.help,
+        "Escape" if page.help => page.help = false,
+        "n" | "N" => {
+            let Some(marks) = page.marks.clone() else {
+                return false;
+            };
+            let (selected, reveal) = (page.selected, page.reveal);
+            match jump(&loaded, &page.views, &marks, selected, reveal, key == "n") {
+                Jump::Span(span) => {
+                    link.send_message(Msg::Select(Some(span)));
+                    link.send_message(Msg::Zoom(span));
+                }
+                Jump::Node(node) => {
+                    let bump = page.reveal.map_or(0, |(_, b)| b + 1);
+                    page.reveal = Some((node, bump));
+                    if let Some(canvas) = page.views.view.canvas_id() {
+                        page.views.apply(ViewChange::Zoom(canvas.to_owned(), node));
+                    }
+                }
+                Jump::Function(name) => {
+                    link.send_message(Msg::Views(ViewChange::Function(Some(name))));
+                }
+                Jump::None => return false,
+            }
+        }
+        _ => {
+            let comparison = page.compare.compared.is_some();
+            if let Some(view) = View::for_key(key, comparison) {
+                link.send_message(Msg::Views(ViewChange::View(view)));
+            }
+            return false;
+        }
+    }
+    true
 }
 
 /// Where a search jump goes.
@@ -111,13 +154,13 @@ pub fn jump(
         }
         View::FlameGraph | View::CallTree => {
             let inverted = state.view == View::CallTree && state.inverted;
-            let tree = cache::tree(loaded, state.source, state.range, inverted);
+            let tree = loaded.tree(state.source, state.range, inverted);
             let found = matching_nodes(&tree, &marked);
             let at = reveal.and_then(|(n, _)| found.iter().position(|&f| f == n));
             step(&found, at, forward).map_or(Jump::None, Jump::Node)
         }
         View::Sandwich => {
-            let functions = cache::inverted(loaded, state.source, state.range);
+            let functions = loaded.inverted(state.source, state.range);
             let found: Vec<u32> = functions
                 .root()
                 .children
@@ -128,7 +171,7 @@ pub fn jump(
             let current = state
                 .function
                 .as_deref()
-                .and_then(|f| cache::function_id(loaded, f));
+                .and_then(|f| loaded.function_id(f));
             let at = current.and_then(|c| found.iter().position(|&f| f == c));
             step(&found, at, forward).map_or(Jump::None, |id| {
                 Jump::Function(loaded.trace.str(id).to_owned())

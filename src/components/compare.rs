@@ -5,10 +5,10 @@
 //! `#compare-error`). Once a comparison is open, the button becomes a chip
 //! (`#compare-chip`) naming the comparison trace, with `button#compare-remove`.
 
-use crate::format::bytes;
 use crate::loading::dropped::Dropped;
+use crate::loading::slot::Progress;
 use crate::loading::{picked, InputFile};
-use crate::state::Progress;
+use crate::view_model::text::bytes;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 

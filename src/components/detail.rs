@@ -2,7 +2,7 @@
 
 use super::span_info;
 use crate::chart::SpanRef;
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -31,8 +31,7 @@ pub struct Props {
 
 #[function_component(ViewControls)]
 pub fn view_controls(props: &Props) -> Html {
-    let diff = props.diff.then_some(View::Diff);
-    let switcher = View::ALL.iter().copied().chain(diff).map(|view| {
+    let switcher = View::offered(props.diff).map(|view| {
         let selected = view == props.view;
         let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::View(view));
         html! {

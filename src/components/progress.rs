@@ -1,8 +1,8 @@
 //! The loading view: what is being read, a progress bar of bytes read by the
 //! decoder, and a Cancel button.
 
-use crate::format::bytes;
-use crate::state::Progress;
+use crate::loading::slot::Progress;
+use crate::view_model::text::bytes;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -6,7 +6,7 @@ use super::detail::Detail;
 use super::summary::{loss_count, Summary};
 use super::tables::Tables;
 use crate::chart::SpanRef;
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use flamedrop_core::model::Field;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -2,8 +2,8 @@
 //! tooltip and the detail panel so they never disagree.
 
 use crate::chart::{Hit, SpanRef};
-use crate::format::duration;
-use crate::state::Loaded;
+use crate::view_model::text::duration;
+use crate::view_model::Loaded;
 use flamedrop_core::layout::self_time;
 use flamedrop_core::model::{SPAN_CUT, SPAN_OFF_CPU, SPAN_OPEN_AT_END, SPAN_START_REPAIRED};
 

@@ -2,8 +2,8 @@
 //! threads with their counts, the recording's metadata, and every
 //! diagnostic the decoder reported (what it repaired, skipped or lost).
 
-use crate::format::{duration, thread_title};
-use crate::state::Loaded;
+use crate::view_model::text::{duration, thread_title};
+use crate::view_model::Loaded;
 use flamedrop_core::model::Severity;
 use std::rc::Rc;
 use yew::prelude::*;

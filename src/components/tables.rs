@@ -5,7 +5,7 @@
 //! names a span detail (`row_highlight`) highlights, on click or Enter, the
 //! spans carrying that detail in every lane; choosing it again clears it.
 
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use flamedrop_core::model::{Field, Table};
 use std::cmp::Ordering;
 use std::collections::HashMap;

@@ -6,7 +6,7 @@
 //! nothing for longer than its allowance, it is terminated and the load fails
 //! with a message naming the file it was reading.
 
-use super::protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
+use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
 use gloo::timers::callback::Interval;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -103,7 +103,7 @@ impl DecodeJob {
                 let file = heartbeat.file.borrow();
                 let busy = match file.as_str() {
                     "" => format!("opening {opened}"),
-                    super::BUILDING => format!("building the trace of {opened}"),
+                    crate::wire::protocol::BUILDING => format!("building the trace of {opened}"),
                     path => format!("reading {path}"),
                 };
                 on_event(WorkerEvent::Failed {

@@ -5,8 +5,8 @@
 //! the parts' answers once every worker is done.
 
 use super::client::DecodeJob;
-use super::protocol::{InputFile, Phases, WorkerEvent};
 use crate::browser::query_param;
+use crate::wire::protocol::{InputFile, Phases, WorkerEvent};
 use std::rc::Rc;
 
 /// Inputs smaller than this decode in one worker: starting a second costs

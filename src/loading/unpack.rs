@@ -6,10 +6,10 @@
 //! milliseconds ([`Pace`]).
 
 use super::pace::{yield_to_browser, Pace};
-use crate::state::Loaded;
+use crate::loading::parts::Answer;
+use crate::view_model::Loaded;
+use crate::wire::protocol::Phases;
 use crate::worker::columns;
-use crate::worker::parts::Answer;
-use crate::worker::protocol::Phases;
 use flamedrop_core::layout::counter::CounterIndexBuilder;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;

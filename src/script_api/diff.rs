@@ -6,41 +6,23 @@
 //! (different time units). Both are aggregated over their default source,
 //! as the CLI does.
 
-use crate::state::Loaded;
+use super::{set, Published, Snapshot};
 use flamedrop_core::analysis::compare;
 use serde::Serialize;
-use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-thread_local! {
-    static COMPARE: RefCell<Option<Rc<Loaded>>> = const { RefCell::new(None) };
-}
-
-/// The app tells which comparison trace is open.
-pub fn set_compare(loaded: Option<Rc<Loaded>>) {
-    COMPARE.with_borrow_mut(|c| *c = loaded);
-}
-
-/// The comparison trace, if one is open.
-pub fn comparison() -> Option<Rc<Loaded>> {
-    COMPARE.with_borrow(|c| c.clone())
-}
-
 /// Adds `diff` to the `window.flamedrop` object.
-pub fn install_into(api: &js_sys::Object) {
-    let function: Closure<dyn Fn() -> JsValue> = Closure::new(diff);
-    let _ = js_sys::Reflect::set(api, &JsValue::from_str("diff"), function.as_ref());
-    function.forget(); // lives as long as the page
+pub fn install_into(api: &js_sys::Object, published: &Published) {
+    let published = published.clone();
+    let function: Closure<dyn Fn() -> JsValue> = Closure::new(move || diff(&published.borrow()));
+    set(api, "diff", function);
 }
 
-fn diff() -> JsValue {
-    let Some(new) = COMPARE.with_borrow(|c| c.clone()) else {
+fn diff(p: &Snapshot) -> JsValue {
+    let Some(compared) = &p.comparison else {
         return JsValue::NULL;
     };
-    let Some(base) = crate::js_api::loaded() else {
-        return JsValue::NULL;
-    };
+    let (base, new) = (&compared.base, &compared.new);
     #[derive(Serialize)]
     struct Refused {
         error: String,

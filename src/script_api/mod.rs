@@ -22,17 +22,27 @@
 //!   `[[name, ms]]`, where the slowest worker's time and the page's went,
 //!   in order (`worker read`, `worker feed`, … `page index`).
 //!
-//! The app and the chart publish into one thread-local record;
-//! the functions read it when called.
+//! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
+//!   [`views`]; `diff`: see [`diff`].
+//!
+//! Every function reads one [`Snapshot`] that the app writes (the app holds
+//! the [`Published`] handle and is its only writer); commands (`view`,
+//! `search`, `sandwich`) go back to the app as view changes.
 
-use crate::highlight::Highlight;
-use crate::state::Loaded;
-use crate::worker::protocol::Phases;
+pub mod diff;
+pub mod views;
+
+use crate::chart::ChartModel;
+use crate::loading::slot::LoadCost;
+use crate::view_model::highlight::Highlight;
+use crate::view_model::{Compared, Loaded};
+use crate::views::{ViewChange, ViewState};
+use crate::wire::protocol::Phases;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
+use yew::Callback;
 /// One lane as `lanes()` reports it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LaneBox {
@@ -70,107 +80,103 @@ pub struct Timings {
     started: f64,
 }
 
+/// What `window.flamedrop` reads.
 #[derive(Default)]
-struct Published {
-    loaded: Option<Rc<Loaded>>,
+pub struct Snapshot {
+    /// The trace on screen.
+    pub loaded: Option<Rc<Loaded>>,
+    /// The comparison, while one is open.
+    pub comparison: Option<Rc<Compared>>,
+    pub views: ViewState,
+    /// Where commands go.
+    pub commands: Option<Callback<ViewChange>>,
+    pub highlight: Option<Rc<Highlight>>,
+    /// The page's theme.
+    pub dark: bool,
+    pub timings: Timings,
     lanes: Vec<LaneBox>,
     counters: Vec<CounterBox>,
-    background: &'static str,
-    timings: Timings,
-    highlight: Option<Rc<Highlight>>,
+    /// The timeline's lanes and window as last painted, for its SVG.
+    pub chart: Option<ChartModel>,
 }
 
-thread_local! {
-    static PUBLISHED: RefCell<Published> = RefCell::new(Published::default());
-}
+/// The app's handle on the snapshot; the script functions keep a clone.
+pub type Published = Rc<RefCell<Snapshot>>;
 
-/// Installs `window.flamedrop` (once).
-pub fn install() {
+/// Installs `window.flamedrop` (once), reading `published`.
+pub fn install(published: &Published) {
     let Some(window) = web_sys::window() else {
         return;
     };
     let api = js_sys::Object::new();
-    type Getter = Closure<dyn Fn() -> JsValue>;
-    let functions: [(&str, Getter); 7] = [
-        ("tables", Closure::new(tables)),
-        ("highlight", Closure::new(highlight)),
-        ("report", Closure::new(report)),
-        (
-            "lanes",
-            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.lanes.clone()))),
-        ),
-        (
-            "counters",
-            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.counters.clone()))),
-        ),
-        ("theme", Closure::new(theme)),
-        (
-            "timings",
-            Closure::new(|| to_js(&PUBLISHED.with_borrow(|p| p.timings.clone()))),
-        ),
+    type Getter = fn(&Snapshot) -> JsValue;
+    let getters: [(&str, Getter); 7] = [
+        ("tables", tables),
+        ("highlight", highlight),
+        ("report", report),
+        ("lanes", |p| to_js(&p.lanes)),
+        ("counters", |p| to_js(&p.counters)),
+        ("theme", theme),
+        ("timings", |p| to_js(&p.timings)),
     ];
-    for (name, function) in functions {
-        let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), function.as_ref());
-        // These live as long as the page.
-        function.forget();
+    for (name, getter) in getters {
+        let published = published.clone();
+        let function: Closure<dyn Fn() -> JsValue> =
+            Closure::new(move || getter(&published.borrow()));
+        set(&api, name, function);
     }
-    crate::js_views::install_into(&api);
-    crate::js_diff::install_into(&api);
+    views::install_into(&api, published);
+    diff::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 
-/// The trace on screen, if any.
-pub fn loaded() -> Option<Rc<Loaded>> {
-    PUBLISHED.with_borrow(|p| p.loaded.clone())
+/// Adds `function` to `api` as `name`; it lives as long as the page.
+fn set<F: ?Sized + wasm_bindgen::closure::WasmClosure>(
+    api: &js_sys::Object,
+    name: &str,
+    function: Closure<F>,
+) {
+    let _ = js_sys::Reflect::set(api, &JsValue::from_str(name), function.as_ref());
+    function.forget();
 }
 
-fn report() -> JsValue {
-    PUBLISHED.with_borrow(|p| match &p.loaded {
+fn report(p: &Snapshot) -> JsValue {
+    match &p.loaded {
         Some(loaded) => to_js(&flamedrop_core::analysis::report(&loaded.trace)),
         None => JsValue::NULL,
-    })
+    }
 }
 
-fn tables() -> JsValue {
-    PUBLISHED.with_borrow(|p| match &p.loaded {
+fn tables(p: &Snapshot) -> JsValue {
+    match &p.loaded {
         Some(loaded) => to_js(&loaded.trace.tables),
         None => JsValue::NULL,
-    })
+    }
 }
 
-fn highlight() -> JsValue {
+fn highlight(p: &Snapshot) -> JsValue {
     #[derive(Serialize)]
     struct Chosen<'a> {
         key: &'a str,
         value: &'a str,
         spans: usize,
     }
-    PUBLISHED.with_borrow(|p| match &p.highlight {
+    match &p.highlight {
         Some(h) => to_js(&Chosen {
             key: &h.field.key,
             value: &h.field.value,
             spans: h.count(),
         }),
         None => JsValue::NULL,
-    })
+    }
 }
 
-/// The spans highlighted from a table row (or none).
-pub fn set_highlight(highlight: Option<Rc<Highlight>>) {
-    PUBLISHED.with_borrow_mut(|p| p.highlight = highlight);
-}
-
-fn theme() -> JsValue {
+fn theme(p: &Snapshot) -> JsValue {
     #[derive(Serialize)]
     struct Theme {
         background: &'static str,
     }
-    let background = PUBLISHED.with_borrow(|p| p.background);
-    let background = if background.is_empty() {
-        crate::canvas::colors::theme(crate::browser::prefers_dark()).background
-    } else {
-        background
-    };
+    let background = crate::canvas::colors::theme(p.dark).background;
     to_js(&Theme { background })
 }
 
@@ -181,68 +187,93 @@ fn to_js<T: Serialize>(value: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-/// A load started now: forget the previous trace's timings.
-pub fn load_started() {
-    PUBLISHED.with_borrow_mut(|p| {
-        p.timings = Timings {
+impl Snapshot {
+    /// A load started now: forget the previous trace's timings.
+    pub fn load_started(&mut self) {
+        self.timings = Timings {
             started: crate::browser::now(),
             ..Timings::default()
         };
-    });
-}
+    }
 
-/// Where the time of a load went, as the app measured it.
-#[derive(Clone, Debug, Default)]
-pub struct LoadCost {
-    pub worker_ms: f64,
-    pub unpack_ms: f64,
-    pub index_ms: f64,
-    pub parts: u32,
-    pub phases: Phases,
-}
-
-/// The trace on screen (or none).
-pub fn set_loaded(loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
-    PUBLISHED.with_borrow_mut(|p| {
+    /// The trace on screen (or none), and what its load cost.
+    pub fn set_loaded(&mut self, loaded: Option<Rc<Loaded>>, cost: Option<LoadCost>) {
         if loaded.is_some() {
-            p.timings.decode_ms = Some(crate::browser::now() - p.timings.started);
-            p.timings.worker_ms = cost.as_ref().map(|c| c.worker_ms);
-            p.timings.unpack_ms = cost.as_ref().map(|c| c.unpack_ms);
-            p.timings.index_ms = cost.as_ref().map(|c| c.index_ms);
-            p.timings.parts = cost.as_ref().map(|c| c.parts);
-            p.timings.phases = cost.map(|c| c.phases);
+            let t = &mut self.timings;
+            t.decode_ms = Some(crate::browser::now() - t.started);
+            t.worker_ms = cost.as_ref().map(|c| c.worker_ms);
+            t.unpack_ms = cost.as_ref().map(|c| c.unpack_ms);
+            t.index_ms = cost.as_ref().map(|c| c.index_ms);
+            t.parts = cost.as_ref().map(|c| c.parts);
+            t.phases = cost.map(|c| c.phases);
+        } else {
+            self.lanes.clear();
+            self.counters.clear();
         }
-        if loaded.is_none() {
-            p.lanes.clear();
-            p.counters.clear();
-        }
-        p.loaded = loaded;
-    });
-}
+        self.loaded = loaded;
+    }
 
-/// The chart's lanes and counter tracks as last painted, and its background.
-pub fn set_lanes(lanes: Vec<LaneBox>, counters: Vec<CounterBox>, background: &'static str) {
-    PUBLISHED.with_borrow_mut(|p| {
-        p.lanes = lanes;
-        p.counters = counters;
-        p.background = background;
-    });
-}
+    /// The timeline's lanes and counter tracks as last painted.
+    pub fn set_lanes(&mut self, lanes: Vec<LaneBox>, counters: Vec<CounterBox>) {
+        self.lanes = lanes;
+        self.counters = counters;
+    }
 
-/// The chart painted spans for the first time since the load started: marks
-/// `flamedrop-first-draw` for performance tools and records the time.
-pub fn first_draw() {
-    PUBLISHED.with_borrow_mut(|p| {
-        if p.timings.first_draw_ms.is_none() && p.loaded.is_some() {
-            p.timings.first_draw_ms = Some(crate::browser::now() - p.timings.started);
+    /// The timeline painted spans: the first time since the load started,
+    /// marks `flamedrop-first-draw` for performance tools and records when.
+    pub fn first_draw(&mut self) {
+        if self.timings.first_draw_ms.is_none() && self.loaded.is_some() {
+            self.timings.first_draw_ms = Some(crate::browser::now() - self.timings.started);
             if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
                 let _ = perf.mark("flamedrop-first-draw");
             }
         }
+    }
+
+    /// True until the first frame with spans was painted for this load.
+    pub fn awaiting_first_draw(&self) -> bool {
+        self.timings.first_draw_ms.is_none()
+    }
+}
+
+thread_local! {
+    /// Until the timeline reports through props (being split by another
+    /// branch): its writes reach the snapshot through this handle.
+    static FOR_CHART: RefCell<Option<Published>> = const { RefCell::new(None) };
+}
+
+/// Lets the timeline's writes below reach `published`.
+pub fn connect_chart(published: &Published) {
+    FOR_CHART.with_borrow_mut(|c| *c = Some(published.clone()));
+}
+
+fn chart_write<T: Default>(f: impl FnOnce(&mut Snapshot) -> T) -> T {
+    FOR_CHART.with_borrow(|c| {
+        c.as_ref()
+            .map(|p| f(&mut p.borrow_mut()))
+            .unwrap_or_default()
+    })
+}
+
+/// See [`Snapshot::set_lanes`].
+pub fn set_lanes(lanes: Vec<LaneBox>, counters: Vec<CounterBox>, _background: &'static str) {
+    chart_write(|p| p.set_lanes(lanes, counters));
+}
+
+/// Keeps the timeline's state as painted, for its SVG.
+pub fn remember_chart(model: &ChartModel) {
+    chart_write(|p| match &mut p.chart {
+        Some(c) => c.clone_from(model),
+        None => p.chart = Some(model.clone()),
     });
 }
 
-/// True until the first frame with spans was painted for this load.
+/// See [`Snapshot::first_draw`].
+pub fn first_draw() {
+    chart_write(Snapshot::first_draw);
+}
+
+/// See [`Snapshot::awaiting_first_draw`].
 pub fn awaiting_first_draw() -> bool {
-    PUBLISHED.with_borrow(|p| p.timings.first_draw_ms.is_none())
+    chart_write(|p| p.awaiting_first_draw())
 }

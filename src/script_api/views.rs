@@ -16,59 +16,40 @@
 //! - `svg()`: the open timeline window, flame graph (or sandwich callees) as
 //!   SVG text, what "Export SVG" saves; `null` in the call tree.
 //!
-//! Aggregates come from the same cache the views use.
+//! Aggregates come from the trees kept with the trace, as the views'.
 
-use crate::components::aggregate::cache;
-use crate::state::Loaded;
-use crate::views::{SourceKey, View, ViewChange, ViewState};
+use super::{set, Published, Snapshot};
+use crate::view_model::Loaded;
+use crate::views::export::{svg as view_svg, SvgInputs};
+use crate::views::{SourceKey, View, ViewChange};
 use flamedrop_core::analysis::search::{count, Matcher};
 use flamedrop_core::analysis::CallTree;
 use serde::Serialize;
-use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use yew::Callback;
 
-#[derive(Default)]
-struct Shared {
-    loaded: Option<Rc<Loaded>>,
-    state: ViewState,
-    commands: Option<Callback<ViewChange>>,
-}
-
-thread_local! {
-    static SHARED: RefCell<Shared> = RefCell::new(Shared::default());
-}
-
-/// The app publishes the trace, its view state and where commands go.
-pub fn publish(loaded: Option<Rc<Loaded>>, state: &ViewState, commands: Callback<ViewChange>) {
-    SHARED.with_borrow_mut(|s| {
-        s.loaded = loaded;
-        s.state = state.clone();
-        s.commands = Some(commands);
-    });
-}
-
-fn send(change: ViewChange) {
-    if let Some(c) = SHARED.with_borrow(|s| s.commands.clone()) {
+fn send(p: &Published, change: ViewChange) {
+    let commands = p.borrow().commands.clone();
+    if let Some(c) = commands {
         c.emit(change);
     }
 }
 
 /// Adds the functions to the `window.flamedrop` object.
-pub fn install_into(api: &js_sys::Object) {
-    type Fun = Closure<dyn Fn(JsValue) -> JsValue>;
+pub fn install_into(api: &js_sys::Object, published: &Published) {
+    type Fun = fn(&Published, JsValue) -> JsValue;
     let functions: [(&str, Fun); 6] = [
-        ("svg", Closure::new(|_| svg())),
-        ("view", Closure::new(view)),
-        ("state", Closure::new(|_| state())),
-        ("search", Closure::new(search)),
-        ("calltree", Closure::new(calltree)),
-        ("sandwich", Closure::new(sandwich)),
+        ("svg", |p, _| svg(&p.borrow())),
+        ("view", view),
+        ("state", |p, _| state(&p.borrow())),
+        ("search", search),
+        ("calltree", |p, options| calltree(&p.borrow(), options)),
+        ("sandwich", sandwich),
     ];
     for (name, function) in functions {
-        let _ = js_sys::Reflect::set(api, &JsValue::from_str(name), function.as_ref());
-        function.forget(); // lives as long as the page
+        let published = published.clone();
+        let function: Closure<dyn Fn(JsValue) -> JsValue> =
+            Closure::new(move |arg| function(&published, arg));
+        set(api, name, function);
     }
 }
 
@@ -78,17 +59,17 @@ fn to_js<T: Serialize>(value: &T) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-fn view(name: JsValue) -> JsValue {
+fn view(p: &Published, name: JsValue) -> JsValue {
     match name.as_string().as_deref().and_then(View::parse) {
         Some(v) => {
-            send(ViewChange::View(v));
+            send(p, ViewChange::View(v));
             JsValue::TRUE
         }
         None => JsValue::FALSE,
     }
 }
 
-fn state() -> JsValue {
+fn state(p: &Snapshot) -> JsValue {
     #[derive(Serialize)]
     struct State {
         view: &'static str,
@@ -99,24 +80,22 @@ fn state() -> JsValue {
         inverted: bool,
         fragment: String,
     }
-    SHARED.with_borrow(|s| {
-        let st = &s.state;
-        to_js(&State {
-            view: st.view.name(),
-            source: st.source.name(),
-            function: st.function.clone(),
-            search: st.search.clone(),
-            range: st.range,
-            inverted: st.inverted,
-            fragment: st.to_fragment(),
-        })
+    let st = &p.views;
+    to_js(&State {
+        view: st.view.name(),
+        source: st.source.name(),
+        function: st.function.clone(),
+        search: st.search.clone(),
+        range: st.range,
+        inverted: st.inverted,
+        fragment: st.to_fragment(),
     })
 }
 
-fn search(query: JsValue) -> JsValue {
+fn search(p: &Published, query: JsValue) -> JsValue {
     let query = query.as_string().unwrap_or_default();
-    send(ViewChange::Search(query.clone()));
-    let Some(loaded) = SHARED.with_borrow(|s| s.loaded.clone()) else {
+    send(p, ViewChange::Search(query.clone()));
+    let Some(loaded) = p.borrow().loaded.clone() else {
         return JsValue::NULL;
     };
     #[derive(Serialize)]
@@ -140,28 +119,22 @@ struct Row {
     calls: u64,
 }
 
-fn calltree(options: JsValue) -> JsValue {
+fn calltree(p: &Snapshot, options: JsValue) -> JsValue {
     let get = |key: &str| js_sys::Reflect::get(&options, &JsValue::from_str(key)).ok();
     let inverted = get("inverted").and_then(|v| v.as_bool());
     let source = get("source").and_then(|v| v.as_string());
     let limit = get("limit")
         .and_then(|v| v.as_f64())
         .map_or(100_000, |l| l as usize);
-    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
-    else {
+    let (Some(loaded), state) = (&p.loaded, &p.views) else {
         return JsValue::NULL;
     };
     let source = source
         .as_deref()
         .and_then(SourceKey::parse)
         .unwrap_or(state.source);
-    let tree = cache::tree(
-        &loaded,
-        source,
-        state.range,
-        inverted.unwrap_or(state.inverted),
-    );
-    to_js(&rows(&loaded, &tree, limit))
+    let tree = loaded.tree(source, state.range, inverted.unwrap_or(state.inverted));
+    to_js(&rows(loaded, &tree, limit))
 }
 
 /// The tree's nodes in pre-order with their depth.
@@ -185,19 +158,22 @@ fn rows(loaded: &Loaded, tree: &CallTree, limit: usize) -> Vec<Row> {
     out
 }
 
-fn sandwich(name: JsValue) -> JsValue {
+fn sandwich(p: &Published, name: JsValue) -> JsValue {
     let Some(name) = name.as_string() else {
         return JsValue::NULL;
     };
-    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
-    else {
+    let (loaded, state) = {
+        let snapshot = p.borrow();
+        let Some(loaded) = snapshot.loaded.clone() else {
+            return JsValue::NULL;
+        };
+        (loaded, snapshot.views.clone())
+    };
+    let Some(id) = loaded.function_id(&name) else {
         return JsValue::NULL;
     };
-    let Some(id) = cache::function_id(&loaded, &name) else {
-        return JsValue::NULL;
-    };
-    send(ViewChange::Function(Some(name.clone())));
-    let (callers, callees) = cache::sandwich_of(&loaded, state.source, state.range, id);
+    send(p, ViewChange::Function(Some(name.clone())));
+    let (callers, callees) = loaded.sandwich(state.source, state.range, id);
     let direct = |tree: &CallTree| -> Vec<Row> {
         rows(&loaded, tree, usize::MAX)
             .into_iter()
@@ -217,10 +193,17 @@ fn sandwich(name: JsValue) -> JsValue {
     })
 }
 
-fn svg() -> JsValue {
-    let Some((loaded, state)) = SHARED.with_borrow(|s| Some((s.loaded.clone()?, s.state.clone())))
-    else {
+fn svg(p: &Snapshot) -> JsValue {
+    let Some(loaded) = &p.loaded else {
         return JsValue::NULL;
     };
-    crate::export_view::svg(&loaded, &state).map_or(JsValue::NULL, |s| JsValue::from_str(&s))
+    let inputs = SvgInputs {
+        loaded,
+        views: &p.views,
+        comparison: p.comparison.as_deref(),
+        chart: p.chart.as_ref(),
+        dark: p.dark,
+        width: crate::browser::client_width(p.views.view.canvas_id()),
+    };
+    view_svg(&inputs).map_or(JsValue::NULL, |s| JsValue::from_str(&s))
 }

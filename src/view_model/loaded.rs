@@ -1,40 +1,15 @@
-//! What the page is doing ([`Phase`]) and the trace it shows ([`Loaded`]).
+//! The trace on screen ([`Loaded`]): the decoded trace, what the views
+//! precompute once (row indices, time origin), and the aggregated trees the
+//! views built from it so far ([`Trees`]). No web types: it builds natively.
 
+use super::trees::Trees;
+use crate::views::SourceKey;
+use flamedrop_core::analysis::CallTree;
 use flamedrop_core::layout::counter::CounterIndex;
 use flamedrop_core::layout::ThreadIndex;
+use flamedrop_core::model::StrId;
 use flamedrop_core::model::Trace;
 use std::rc::Rc;
-
-/// The page's phase; its name is mirrored to `document.body.dataset.state`.
-#[derive(Clone, PartialEq)]
-pub enum Phase {
-    Idle,
-    Loading(Progress),
-    Ready(Rc<Loaded>),
-    Error(String),
-}
-
-impl Phase {
-    /// The `data-state` name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Phase::Idle => "idle",
-            Phase::Loading(_) => "loading",
-            Phase::Ready(_) => "ready",
-            Phase::Error(_) => "error",
-        }
-    }
-}
-
-/// How far a load has come.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Progress {
-    /// What is being opened.
-    pub label: String,
-    /// Bytes read by the decoder and bytes it will read (0 before it knows).
-    pub read: f64,
-    pub total: f64,
-}
 
 /// A decoded trace with what the views precompute once.
 pub struct Loaded {
@@ -52,6 +27,8 @@ pub struct Loaded {
     pub calls: Option<(i64, i64)>,
     /// What was opened ("uftrace.data/", "demo a-simple-nested").
     pub label: String,
+    /// The aggregated trees built so far; they go with the trace.
+    trees: Trees,
 }
 
 impl Loaded {
@@ -85,6 +62,7 @@ impl Loaded {
             calls,
             label,
             trace,
+            trees: Trees::default(),
         }
     }
 
@@ -105,9 +83,51 @@ impl Loaded {
     /// The lane title of thread `t`.
     pub fn thread_title(&self, t: usize) -> String {
         match self.trace.threads.get(t) {
-            Some(th) => crate::format::thread_title(self.process_name(t), &th.name, &th.id),
+            Some(th) => {
+                crate::view_model::text::thread_title(self.process_name(t), &th.name, &th.id)
+            }
             None => String::new(),
         }
+    }
+
+    /// The top-down tree of `source` within `range` (kept with the trace).
+    pub fn top_down(&self, source: SourceKey, range: Option<(i64, i64)>) -> Rc<CallTree> {
+        self.trees.top_down(&self.trace, source, range)
+    }
+
+    /// The bottom-up tree of `source` within `range`.
+    pub fn inverted(&self, source: SourceKey, range: Option<(i64, i64)>) -> Rc<CallTree> {
+        self.trees.inverted(&self.trace, source, range)
+    }
+
+    /// The bottom-up tree if `inverted`, else the top-down one.
+    pub fn tree(
+        &self,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+        inverted: bool,
+    ) -> Rc<CallTree> {
+        self.trees.tree(&self.trace, source, range, inverted)
+    }
+
+    /// The (callers, callees) trees of `function`.
+    pub fn sandwich(
+        &self,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+        function: StrId,
+    ) -> (Rc<CallTree>, Rc<CallTree>) {
+        self.trees.sandwich(&self.trace, source, range, function)
+    }
+
+    /// The string id of function `name`, if the trace has it.
+    pub fn function_id(&self, name: &str) -> Option<StrId> {
+        self.trace
+            .strings
+            .all()
+            .iter()
+            .position(|s| s == name)
+            .map(|i| i as StrId)
     }
 
     /// Spans over all threads.

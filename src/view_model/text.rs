@@ -40,9 +40,40 @@ pub fn thread_title(process_name: &str, thread_name: &str, thread_id: &str) -> S
     }
 }
 
+/// How a weight prints: a duration in `unit` when `is_time`, else bytes or
+/// a count of `unit`.
+pub fn weight(unit: String, is_time: bool) -> impl Fn(i64) -> String + 'static {
+    move |v| {
+        if is_time {
+            duration(v, &unit)
+        } else if unit == "bytes" {
+            bytes(v as f64)
+        } else {
+            format!("{v} {unit}")
+        }
+    }
+}
+
+/// A change with its sign (`+1.2 ms`, `−3 calls`), printed by `format`.
+pub fn signed(v: i64, format: impl Fn(i64) -> String) -> String {
+    match v.signum() {
+        1 => format!("+{}", format(v)),
+        -1 => format!("−{}", format(-v)),
+        _ => format(0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changes_carry_their_sign() {
+        let n = |v: i64| v.to_string();
+        assert_eq!(signed(5, n), "+5");
+        assert_eq!(signed(-5, n), "−5");
+        assert_eq!(signed(0, n), "0");
+    }
 
     #[test]
     fn bytes_read_naturally() {

@@ -1,12 +1,12 @@
-//! The aggregated trees of the trace on screen, computed when a view first
-//! asks and kept per (source, time range, inverted), so switching views or
-//! coming back to a source costs nothing. A new trace empties the cache; at
-//! most `MAX_TREES` trees of each kind are kept.
+//! The aggregated trees of a trace, computed when a view first asks and kept
+//! per (source, time range, inverted) inside the trace's `Loaded`, so
+//! switching views or coming back to a source costs nothing and a new trace
+//! starts with none. At most `MAX_TREES` trees of each kind are kept.
 
-use crate::state::Loaded;
 use crate::views::SourceKey;
 use flamedrop_core::analysis::{bottom_up, build_call_tree, sandwich_with, CallTree, Sandwich};
 use flamedrop_core::model::StrId;
+use flamedrop_core::Trace;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -18,119 +18,140 @@ const MAX_TREES: usize = 8;
 type Callers = Rc<CallTree>;
 type Callees = Rc<CallTree>;
 
+/// The trees built so far for one trace.
 #[derive(Default)]
-struct Cache {
-    /// Address of the `Loaded` the entries belong to.
-    trace: usize,
-    top_down: HashMap<Key, Rc<CallTree>>,
-    bottom_up: HashMap<Key, Rc<CallTree>>,
-    sandwich: Option<(Key, StrId, Callers, Callees)>,
+pub struct Trees {
+    top_down: RefCell<HashMap<Key, Rc<CallTree>>>,
+    bottom_up: RefCell<HashMap<Key, Rc<CallTree>>>,
+    sandwich: RefCell<Option<(Key, StrId, Callers, Callees)>>,
 }
 
-thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
-}
-
-fn with_cache<T>(loaded: &Loaded, f: impl FnOnce(&mut Cache) -> T) -> T {
-    CACHE.with_borrow_mut(|c| {
-        let id = loaded as *const Loaded as usize;
-        if c.trace != id {
-            *c = Cache {
-                trace: id,
-                ..Cache::default()
-            };
-        }
-        f(c)
-    })
-}
-
-/// The top-down tree of `source` within `range`.
-pub fn top_down(loaded: &Loaded, source: SourceKey, range: Option<(i64, i64)>) -> Rc<CallTree> {
-    let key = (source, range);
-    if let Some(t) = with_cache(loaded, |c| c.top_down.get(&key).cloned()) {
-        return t;
-    }
-    let tree = Rc::new(build_call_tree(
-        &loaded.trace,
-        &source.source(&loaded.trace),
-        range,
-    ));
-    with_cache(loaded, |c| {
-        if c.top_down.len() >= MAX_TREES {
-            c.top_down.clear();
-        }
-        c.top_down.insert(key, tree.clone())
-    });
-    tree
-}
-
-/// The bottom-up tree of `source` within `range`.
-pub fn inverted(loaded: &Loaded, source: SourceKey, range: Option<(i64, i64)>) -> Rc<CallTree> {
-    let key = (source, range);
-    if let Some(t) = with_cache(loaded, |c| c.bottom_up.get(&key).cloned()) {
-        return t;
-    }
-    let tree = Rc::new(bottom_up(&top_down(loaded, source, range)));
-    with_cache(loaded, |c| {
-        if c.bottom_up.len() >= MAX_TREES {
-            c.bottom_up.clear();
-        }
-        c.bottom_up.insert(key, tree.clone())
-    });
-    tree
-}
-
-/// Either tree.
-pub fn tree(
-    loaded: &Loaded,
-    source: SourceKey,
-    range: Option<(i64, i64)>,
-    inverted_tree: bool,
+/// The tree under `key` in `map`, built by `build` unless it is there.
+fn kept(
+    map: &RefCell<HashMap<Key, Rc<CallTree>>>,
+    key: Key,
+    build: impl FnOnce() -> CallTree,
 ) -> Rc<CallTree> {
-    if inverted_tree {
-        inverted(loaded, source, range)
-    } else {
-        top_down(loaded, source, range)
+    if let Some(t) = map.borrow().get(&key) {
+        return t.clone();
     }
+    let tree = Rc::new(build());
+    let mut map = map.borrow_mut();
+    if map.len() >= MAX_TREES {
+        map.clear();
+    }
+    map.insert(key, tree.clone());
+    tree
 }
 
-/// The sandwich (callers, callees) of `function`; the last one asked for
-/// is kept.
-pub fn sandwich_of(
-    loaded: &Loaded,
-    source: SourceKey,
-    range: Option<(i64, i64)>,
-    function: StrId,
-) -> (Callers, Callees) {
-    let key = (source, range);
-    let cached = with_cache(loaded, |c| {
-        c.sandwich
+impl Trees {
+    /// The top-down tree of `source` within `range`.
+    pub fn top_down(
+        &self,
+        trace: &Trace,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+    ) -> Rc<CallTree> {
+        kept(&self.top_down, (source, range), || {
+            build_call_tree(trace, &source.source(trace), range)
+        })
+    }
+
+    /// The bottom-up tree of `source` within `range`.
+    pub fn inverted(
+        &self,
+        trace: &Trace,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+    ) -> Rc<CallTree> {
+        kept(&self.bottom_up, (source, range), || {
+            bottom_up(&self.top_down(trace, source, range))
+        })
+    }
+
+    /// Either tree.
+    pub fn tree(
+        &self,
+        trace: &Trace,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+        inverted: bool,
+    ) -> Rc<CallTree> {
+        if inverted {
+            self.inverted(trace, source, range)
+        } else {
+            self.top_down(trace, source, range)
+        }
+    }
+
+    /// The sandwich (callers, callees) of `function`; the last one asked
+    /// for is kept.
+    pub fn sandwich(
+        &self,
+        trace: &Trace,
+        source: SourceKey,
+        range: Option<(i64, i64)>,
+        function: StrId,
+    ) -> (Callers, Callees) {
+        let key = (source, range);
+        let cached = self
+            .sandwich
+            .borrow()
             .as_ref()
             .filter(|(k, f, _, _)| *k == key && *f == function)
-            .map(|(_, _, a, b)| (a.clone(), b.clone()))
-    });
-    if let Some(s) = cached {
-        return s;
+            .map(|(_, _, a, b)| (a.clone(), b.clone()));
+        if let Some(s) = cached {
+            return s;
+        }
+        let Sandwich { callers, callees } = sandwich_with(
+            &self.top_down(trace, source, range),
+            &self.inverted(trace, source, range),
+            function,
+        );
+        let (callers, callees) = (Rc::new(callers), Rc::new(callees));
+        *self.sandwich.borrow_mut() = Some((key, function, callers.clone(), callees.clone()));
+        (callers, callees)
     }
-    let Sandwich { callers, callees } = sandwich_with(
-        &top_down(loaded, source, range),
-        &inverted(loaded, source, range),
-        function,
-    );
-    let (callers, callees) = (Rc::new(callers), Rc::new(callees));
-    with_cache(loaded, |c| {
-        c.sandwich = Some((key, function, callers.clone(), callees.clone()))
-    });
-    (callers, callees)
 }
 
-/// The string id of function `name`, if the trace has it.
-pub fn function_id(loaded: &Loaded, name: &str) -> Option<StrId> {
-    loaded
-        .trace
-        .strings
-        .all()
-        .iter()
-        .position(|s| s == name)
-        .map(|i| i as StrId)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+
+    fn trace() -> Trace {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let (main, work) = (b.intern("main"), b.intern("work"));
+        b.begin(t, 0, main, 0);
+        b.begin(t, 10, work, 0);
+        b.end(t, 20);
+        b.end(t, 100);
+        b.finish()
+    }
+
+    #[test]
+    fn trees_are_kept() {
+        let (trace, trees) = (trace(), Trees::default());
+        let key = SourceKey::default();
+        let first = trees.top_down(&trace, key, None);
+        assert!(Rc::ptr_eq(&first, &trees.top_down(&trace, key, None)));
+        // Another trace has its own trees.
+        assert!(!Rc::ptr_eq(
+            &first,
+            &Trees::default().top_down(&trace, key, None)
+        ));
+        let ranged = trees.top_down(&trace, key, Some((0, 15)));
+        assert!(!Rc::ptr_eq(&first, &ranged));
+        let main = trace.strings.all().iter().position(|s| s == "main");
+        let main = main.expect("main is a function") as StrId;
+        let (callers, callees) = trees.sandwich(&trace, key, None, main);
+        assert!(Rc::ptr_eq(
+            &callees,
+            &trees.sandwich(&trace, key, None, main).1
+        ));
+        assert_eq!(callers.root().children.len(), 1);
+        assert_eq!(callees.root().total, 100);
+    }
 }

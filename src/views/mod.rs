@@ -8,6 +8,7 @@
 //! No web types here: it is tested natively.
 
 pub mod diff;
+pub mod export;
 pub mod lanes;
 pub mod source;
 pub mod svg;
@@ -16,6 +17,9 @@ pub mod timeline_svg;
 
 pub use lanes::{LaneKey, LaneLayout};
 pub use source::SourceKey;
+
+use flamedrop_core::analysis::diff::Side;
+use std::collections::BTreeMap;
 
 /// The views of the header's switcher.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -34,48 +38,112 @@ pub enum View {
     Diff,
 }
 
+/// What the page needs to know about a view: the one list to extend when a
+/// view is added (see "How to add a view" in ARCHITECTURE.md).
+#[derive(Clone, Copy, Debug)]
+pub struct ViewInfo {
+    pub view: View,
+    /// The name used in `data-view`, ids (`#view-<name>`), the URL and
+    /// `flamedrop.view()`.
+    pub name: &'static str,
+    /// The switcher's label.
+    pub label: &'static str,
+    /// The key that opens it.
+    pub key: &'static str,
+    /// The canvas that shows it (what "Export PNG" copies), if any.
+    pub canvas: Option<&'static str>,
+    /// Offered only while a comparison trace is open.
+    pub needs_comparison: bool,
+}
+
+/// Every view, in switcher order.
+pub const VIEWS: [ViewInfo; 5] = [
+    ViewInfo {
+        view: View::Timeline,
+        name: "timeline",
+        label: "Timeline",
+        key: "1",
+        canvas: Some("flamechart"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::FlameGraph,
+        name: "flamegraph",
+        label: "Flame graph",
+        key: "2",
+        canvas: Some("flamegraph"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::Sandwich,
+        name: "sandwich",
+        label: "Sandwich",
+        key: "3",
+        canvas: Some("sandwich-callees"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::CallTree,
+        name: "calltree",
+        label: "Call tree",
+        key: "4",
+        canvas: None,
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::Diff,
+        name: "diff",
+        label: "Diff",
+        key: "5",
+        canvas: Some("diff-flamegraph"),
+        needs_comparison: true,
+    },
+];
+
 impl View {
-    /// Every view, in switcher order.
-    pub const ALL: [View; 4] = [
-        View::Timeline,
-        View::FlameGraph,
-        View::Sandwich,
-        View::CallTree,
-    ];
+    /// The view's entry in [`VIEWS`].
+    pub fn info(self) -> &'static ViewInfo {
+        VIEWS.iter().find(|i| i.view == self).unwrap_or(&VIEWS[0])
+    }
+
+    /// The views offered: all of them while a comparison is open, else those
+    /// that do not need one.
+    pub fn offered(comparison: bool) -> impl Iterator<Item = View> {
+        VIEWS
+            .iter()
+            .filter(move |i| comparison || !i.needs_comparison)
+            .map(|i| i.view)
+    }
 
     /// The name used in `data-view`, ids, the URL and `flamedrop.view()`.
     pub fn name(self) -> &'static str {
-        match self {
-            View::Timeline => "timeline",
-            View::FlameGraph => "flamegraph",
-            View::Sandwich => "sandwich",
-            View::CallTree => "calltree",
-            View::Diff => "diff",
-        }
+        self.info().name
     }
 
     /// The switcher's label.
     pub fn label(self) -> &'static str {
-        match self {
-            View::Timeline => "Timeline",
-            View::FlameGraph => "Flame graph",
-            View::Sandwich => "Sandwich",
-            View::CallTree => "Call tree",
-            View::Diff => "Diff",
-        }
+        self.info().label
+    }
+
+    /// The canvas that shows the view, if any.
+    pub fn canvas_id(self) -> Option<&'static str> {
+        self.info().canvas
     }
 
     /// The view called `name`.
     pub fn parse(name: &str) -> Option<View> {
-        View::ALL
-            .into_iter()
-            .chain([View::Diff])
-            .find(|v| v.name() == name)
+        VIEWS.iter().find(|i| i.name == name).map(|i| i.view)
+    }
+
+    /// The view opened by `key`, given whether a comparison is open.
+    pub fn for_key(key: &str, comparison: bool) -> Option<View> {
+        View::offered(comparison).find(|v| v.info().key == key)
     }
 }
 
-/// Everything about the views that a reload restores.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Everything about the views: what a reload restores (the URL fragment),
+/// and the flame graphs' zoom and the diff view's side, which it does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewState {
     pub view: View,
     pub source: SourceKey,
@@ -90,6 +158,27 @@ pub struct ViewState {
     pub inverted: bool,
     /// The timeline's lane order and hidden lanes.
     pub lanes: LaneLayout,
+    /// The node each flame graph canvas (by id) is zoomed into; absent: the
+    /// root. Not in the URL: node numbers belong to one tree.
+    pub zoom: BTreeMap<String, u32>,
+    /// Which trace's totals give the diff flame graph its widths.
+    pub diff_side: Side,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            view: View::default(),
+            source: SourceKey::default(),
+            function: None,
+            search: String::new(),
+            range: None,
+            inverted: false,
+            lanes: LaneLayout::default(),
+            zoom: BTreeMap::new(),
+            diff_side: Side::New,
+        }
+    }
 }
 
 /// One change to the [`ViewState`].
@@ -102,20 +191,49 @@ pub enum ViewChange {
     Range(Option<(i64, i64)>),
     Inverted(bool),
     Lanes(LaneLayout),
+    /// Zoom the flame graph on canvas `id` into a node (0: the root).
+    Zoom(String, u32),
+    DiffSide(Side),
 }
 
 impl ViewState {
-    /// Applies a change; picking a function also opens the sandwich.
+    /// Applies a change. Leaving a view forgets its zoom and side, as
+    /// changing the trees under a flame graph does (its own component
+    /// reports that, see `FlameGraph`).
     pub fn apply(&mut self, change: ViewChange) {
         match change {
-            ViewChange::View(v) => self.view = v,
+            ViewChange::View(v) => {
+                if v != self.view {
+                    self.forget_zoom();
+                }
+                self.view = v;
+            }
             ViewChange::Source(s) => self.source = s,
             ViewChange::Function(f) => self.function = f,
             ViewChange::Search(q) => self.search = q,
             ViewChange::Range(r) => self.range = r.filter(|(a, b)| a < b),
             ViewChange::Inverted(i) => self.inverted = i,
             ViewChange::Lanes(l) => self.lanes = l,
+            ViewChange::Zoom(canvas, 0) => {
+                self.zoom.remove(&canvas);
+            }
+            ViewChange::Zoom(canvas, node) => {
+                self.zoom.insert(canvas, node);
+            }
+            ViewChange::DiffSide(side) => self.diff_side = side,
         }
+    }
+
+    /// The node the flame graph on canvas `id` is zoomed into (0: the root).
+    pub fn zoom_of(&self, id: &str) -> u32 {
+        self.zoom.get(id).copied().unwrap_or(0)
+    }
+
+    /// Back to the whole trees and the new trace's widths (a new trace, or
+    /// another view).
+    pub fn forget_zoom(&mut self) {
+        self.zoom.clear();
+        self.diff_side = Side::New;
     }
 
     /// The state as a URL fragment body (`view=sandwich&fn=main&q=mutex`),
@@ -233,6 +351,7 @@ mod tests {
                 order: vec![LaneKey::Thread("a,b &c".to_owned()), LaneKey::Counter(3)],
                 hidden: vec![LaneKey::Thread("7".to_owned())],
             },
+            ..ViewState::default()
         };
         let fragment = state.to_fragment();
         assert!(!fragment.contains(' ') && !fragment.contains('<'));
@@ -246,5 +365,51 @@ mod tests {
         assert_eq!(state.view, View::Timeline);
         assert_eq!(state.range, None);
         assert_eq!(state.search, "%zz");
+    }
+
+    /// Walks "How to add a view" in ARCHITECTURE.md: every view is in the
+    /// registry once, with a name that survives the URL, a label, a key and
+    /// a canvas id where it draws one.
+    #[test]
+    fn every_view_is_registered() {
+        let mut keys = std::collections::HashSet::new();
+        for info in VIEWS {
+            assert_eq!(info.view.info().name, info.name, "{info:?} is listed once");
+            assert!(!info.label.is_empty());
+            assert!(keys.insert(info.key), "key {} is taken twice", info.key);
+            assert_eq!(View::parse(info.name), Some(info.view));
+            let state = ViewState {
+                view: info.view,
+                ..ViewState::default()
+            };
+            let fragment = state.to_fragment();
+            assert_eq!(ViewState::from_fragment(&fragment).view, info.view);
+            assert_eq!(View::for_key(info.key, true), Some(info.view));
+            assert_eq!(
+                View::for_key(info.key, false).is_some(),
+                !info.needs_comparison
+            );
+            if let Some(id) = info.canvas {
+                assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+            }
+        }
+        assert_eq!(View::offered(false).count(), 4);
+    }
+
+    #[test]
+    fn zoom_stays_with_its_view() {
+        let mut state = ViewState::default();
+        state.apply(ViewChange::View(View::FlameGraph));
+        state.apply(ViewChange::Zoom("flamegraph".to_owned(), 7));
+        state.apply(ViewChange::DiffSide(Side::Base));
+        state.apply(ViewChange::Search("main".to_owned()));
+        assert_eq!(state.zoom_of("flamegraph"), 7);
+        // Zoom and side stay out of the URL.
+        assert_eq!(state.to_fragment(), "view=flamegraph&q=main");
+        state.apply(ViewChange::View(View::FlameGraph));
+        assert_eq!(state.zoom_of("flamegraph"), 7);
+        state.apply(ViewChange::View(View::Sandwich));
+        assert_eq!(state.zoom_of("flamegraph"), 0);
+        assert_eq!(state.diff_side, Side::New);
     }
 }

@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
+/// What the progress names while the decoder turns what it read into a trace.
+pub const BUILDING: &str = "building the trace";
+
 /// One file to decode: its path relative to what was opened, and its data.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct InputFile {

@@ -1,7 +1,8 @@
-//! The decoding Web Worker (the `worker` binary), and the page's handle on it
-//! ([`client`]). [`protocol`] is what they say to each other.
+//! The decoding Web Worker (the `worker` binary): only what runs inside the
+//! worker. The page's handle on it is `loading::client`; `wire::protocol` is
+//! what they say to each other.
 //!
-//! Inside the worker: wait for a [`protocol::DecodeRequest`], expand archives
+//! Wait for a [`DecodeRequest`], expand archives
 //! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then hand the trace to the
@@ -9,17 +10,13 @@
 //! encoded by `model::codec`.
 
 pub mod archives;
-pub mod client;
 pub mod columns;
-pub mod parts;
-pub mod protocol;
 pub mod reader;
-pub mod spare;
 
+use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
 use flamedrop_core::Trace;
-use protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -36,9 +33,6 @@ const CHUNK_BYTES: u32 = 512 << 10;
 /// Progress is posted after this many bytes (and at every file), not per
 /// chunk: each message costs the page a redraw of the progress bar.
 const PROGRESS_BYTES: f64 = (8 << 20) as f64;
-
-/// What the progress names while the decoder turns what it read into a trace.
-pub const BUILDING: &str = "building the trace";
 
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {
@@ -183,7 +177,7 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
     post(&WorkerEvent::Progress {
         read,
         total,
-        file: BUILDING.to_owned(),
+        file: crate::wire::protocol::BUILDING.to_owned(),
     });
     let mut trace = decoder.finish();
     clock.lap("worker finish");

@@ -6,7 +6,7 @@
 //! the graph; picking it again clears). Each row carries its raw numbers in
 //! `data-*` attributes for scripts and tests.
 
-use super::diff::signed;
+use crate::view_model::text::signed;
 use crate::views::diff::{percent, sort_rows, Column};
 use flamedrop_core::analysis::{Comparison, FunctionDiff};
 use flamedrop_core::model::StringTable;
@@ -149,7 +149,7 @@ pub fn diff_table(props: &Props) -> Html {
                 <td class="name" title={f.name.clone()}>{ f.name.clone() }</td>
                 <td class="num">{ props.format.emit(f.base.self_time) }</td>
                 <td class="num">{ props.format.emit(f.new.self_time) }</td>
-                <td class={classes!("num", "delta", growth)}>{ signed(f.delta_self, &props.format) }</td>
+                <td class={classes!("num", "delta", growth)}>{ signed(f.delta_self, |v| props.format.emit(v)) }</td>
                 <td class={classes!("num", "delta", growth)}>{ percent(f) }</td>
                 <td class="num">{ f.base.calls }</td>
                 <td class="num">{ f.new.calls }</td>

@@ -2,12 +2,13 @@
 //! (taller when the tree is deeper, then the box scrolls), breadcrumbs of the
 //! zoomed node's ancestors, and a hover tooltip. Clicking a node zooms into
 //! its subtree and picks its function (for the sandwich); a breadcrumb or
-//! Escape zooms back out. The diff view brings its own names, fills,
-//! outline and tooltip body ([`DiffLook`]).
+//! Escape zooms back out. The zoom is the page's (`ViewState::zoom`): this
+//! component shows `zoom` and asks for changes through `on_zoom`. The diff
+//! view brings its own names, fills, outline and tooltip body
+//! ([`DiffLook`]).
 
-use crate::browser::prefers_dark;
 use crate::canvas::flamegraph::{paint, FlameFrame, ROW};
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use flamedrop_core::analysis::flamegraph::{layout, FlameRect};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::{StrId, StringTable};
@@ -29,12 +30,11 @@ pub struct Props {
     /// Prints a weight (a duration, bytes, a count).
     pub format: Callback<i64, String>,
     pub on_pick: Callback<StrId>,
-    /// Bumped by the parent to repaint (theme change).
-    #[prop_or_default]
-    pub generation: u32,
-    /// A search jump: zoom to this node (bumped to repeat).
-    #[prop_or_default]
-    pub reveal: Option<(u32, u32)>,
+    /// The node shown at full width (0: the root).
+    pub zoom: u32,
+    pub on_zoom: Callback<u32>,
+    /// The page's theme.
+    pub dark: bool,
     /// What the diff view draws differently.
     #[prop_or_default]
     pub look: Option<DiffLook>,
@@ -68,14 +68,12 @@ pub enum Msg {
     Move(f64, f64),
     Leave,
     Click(f64, f64),
-    Zoom(u32),
     Key(String),
 }
 
 pub struct FlameGraph {
     scroller: NodeRef,
     canvas: NodeRef,
-    zoom: u32,
     hover: Option<u32>,
     pointer: (f64, f64),
     rects: Vec<FlameRect>,
@@ -92,7 +90,6 @@ impl Component for FlameGraph {
         FlameGraph {
             scroller: NodeRef::default(),
             canvas: NodeRef::default(),
-            zoom: 0,
             hover: None,
             pointer: (0.0, 0.0),
             rects: Vec::new(),
@@ -109,12 +106,10 @@ impl Component for FlameGraph {
             _ => false,
         };
         if !Rc::ptr_eq(&ctx.props().tree, &old.tree) && !same_diff {
-            self.zoom = 0;
             self.hover = None;
-        }
-        if ctx.props().reveal != old.reveal {
-            if let Some((node, _)) = ctx.props().reveal {
-                self.zoom = node;
+            // Node numbers belong to the old tree.
+            if ctx.props().zoom != 0 {
+                ctx.props().on_zoom.emit(0);
             }
         }
         self.relayout(ctx);
@@ -141,23 +136,19 @@ impl Component for FlameGraph {
                 let Some(node) = self.frame(ctx).hit(x, y) else {
                     return false;
                 };
+                // Zoom first: picking another function then resets the
+                // sandwich's zoom along with its trees.
+                ctx.props().on_zoom.emit(node);
                 if let Some(n) = ctx.props().tree.get(node) {
                     ctx.props().on_pick.emit(n.name);
                 }
-                self.zoom = node;
-                self.relayout(ctx);
-                true
-            }
-            Msg::Zoom(node) => {
-                self.zoom = node;
-                self.relayout(ctx);
-                true
+                false
             }
             Msg::Key(key) => {
-                if key == "Escape" && self.zoom != 0 {
-                    self.zoom = ctx.props().tree.get(self.zoom).map_or(0, |n| n.parent);
-                    self.relayout(ctx);
-                    return true;
+                let zoom = ctx.props().zoom;
+                if key == "Escape" && zoom != 0 {
+                    let parent = ctx.props().tree.get(zoom).map_or(0, |n| n.parent);
+                    ctx.props().on_zoom.emit(parent);
                 }
                 false
             }
@@ -187,7 +178,7 @@ impl Component for FlameGraph {
                     </div>
                 };
             }
-            let total = props.tree.get(self.zoom).map_or(1, |z| z.total.max(1));
+            let total = props.tree.get(props.zoom).map_or(1, |z| z.total.max(1));
             html! {
                 <div class="tooltip flame-tip" role="tooltip">
                     <div class="tooltip-name">{ props.loaded.trace.str(n.name) }</div>
@@ -204,7 +195,7 @@ impl Component for FlameGraph {
                 <nav class="breadcrumbs" aria-label="Zoomed subtree">{ crumbs }</nav>
                 <div class="flame-scroll" ref={self.scroller.clone()}>
                     <canvas id={props.id.clone()} ref={self.canvas.clone()} tabindex="0"
-                        aria-label={props.label.clone()} data-zoom={self.zoom.to_string()}
+                        aria-label={props.label.clone()} data-zoom={props.zoom.to_string()}
                         onmousemove={moved} onmouseleave={link.callback(|_: MouseEvent| Msg::Leave)}
                         onclick={click} onkeydown={key} />
                     { for tooltip }
@@ -241,7 +232,7 @@ impl FlameGraph {
             upside_down: props.upside_down,
             marks: props.marks.as_deref().map(Vec::as_slice),
             hover: self.hover,
-            dark: prefers_dark(),
+            dark: props.dark,
             fills: props.look.as_ref().map(|l| l.fills.as_slice()),
             outlined: props.look.as_ref().and_then(|l| l.outlined),
         }
@@ -264,7 +255,8 @@ impl FlameGraph {
         };
         self.width = f64::from(scroller.client_width()).max(1.0);
         let tree = &ctx.props().tree;
-        self.rects = layout(tree, self.zoom, 0.5 / self.width);
+        let zoom = Some(ctx.props().zoom).filter(|&z| tree.get(z).is_some());
+        self.rects = layout(tree, zoom.unwrap_or(0), 0.5 / self.width);
         let depth = self
             .rects
             .iter()
@@ -305,19 +297,19 @@ impl FlameGraph {
     fn breadcrumbs(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
         let crumb = |node: u32, label: String, current: bool| {
-            let onclick = ctx.link().callback(move |_: MouseEvent| Msg::Zoom(node));
+            let onclick = props.on_zoom.reform(move |_: MouseEvent| node);
             html! {
                 <button type="button" class={classes!("crumb", current.then_some("current"))}
                     aria-current={current.then_some("true")} {onclick}>{ label }</button>
             }
         };
-        let mut items = vec![crumb(0, "all".to_owned(), self.zoom == 0)];
-        for node in props.tree.path_to(self.zoom) {
+        let mut items = vec![crumb(0, "all".to_owned(), props.zoom == 0)];
+        for node in props.tree.path_to(props.zoom) {
             let name = props
                 .tree
                 .get(node)
                 .map_or("", |n| self.strings(ctx).get(n.name));
-            items.push(crumb(node, name.to_owned(), node == self.zoom));
+            items.push(crumb(node, name.to_owned(), node == props.zoom));
         }
         items.into_iter().collect()
     }

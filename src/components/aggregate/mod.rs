@@ -3,17 +3,17 @@
 //! leaks — the time range they are limited to, and top-down / bottom-up for
 //! the table), then the flame graph, the sandwich, the call-tree table or,
 //! while a comparison trace is open, the diff view.
-//! Trees come from [`cache`], built on first use per (source, range).
+//! Trees come from `view_model::trees`, built on first use per (source,
+//! range) and kept with the trace.
 
-pub mod cache;
 pub mod calltable;
 pub mod diff;
 pub mod difftable;
 pub mod flamegraph;
 pub mod sandwich;
 
-use crate::format;
-use crate::state::Loaded;
+use crate::view_model::text;
+use crate::view_model::{Compared, Loaded};
 use crate::views::{SourceKey, View, ViewChange, ViewState};
 use calltable::CallTable;
 use flamedrop_core::model::StrId;
@@ -32,26 +32,26 @@ pub struct Props {
     /// A search jump in the table: (node, bump).
     #[prop_or_default]
     pub reveal: Option<(u32, u32)>,
+    /// The page's theme.
+    pub dark: bool,
+    /// The comparison, for the diff view.
     #[prop_or_default]
-    pub generation: u32,
-    /// The comparison trace, for the diff view.
-    #[prop_or_default]
-    pub compare: Option<Rc<Loaded>>,
+    pub compare: Option<Rc<Compared>>,
+}
+
+/// The zoom of the flame graph on canvas `id` and where its changes go.
+pub fn zoom_of(
+    state: &ViewState,
+    on_change: &Callback<ViewChange>,
+    id: &'static str,
+) -> (u32, Callback<u32>) {
+    let zoom = on_change.reform(move |node| ViewChange::Zoom(id.to_owned(), node));
+    (state.zoom_of(id), zoom)
 }
 
 /// How weights of `source` print.
 pub fn weight_format(loaded: &Loaded, source: SourceKey) -> Callback<i64, String> {
-    let unit = source.unit(&loaded.trace);
-    let is_time = source.is_time();
-    Callback::from(move |v: i64| {
-        if is_time {
-            format::duration(v, &unit)
-        } else if unit == "bytes" {
-            format::bytes(v as f64)
-        } else {
-            format!("{v} {unit}")
-        }
-    })
+    Callback::from(text::weight(source.unit(&loaded.trace), source.is_time()))
 }
 
 #[function_component(Aggregate)]
@@ -67,7 +67,8 @@ pub fn aggregate(props: &Props) -> Html {
     };
     let body = match state.view {
         View::FlameGraph | View::CallTree
-            if cache::top_down(loaded, state.source, state.range)
+            if loaded
+                .top_down(state.source, state.range)
                 .root()
                 .children
                 .is_empty() =>
@@ -75,20 +76,20 @@ pub fn aggregate(props: &Props) -> Html {
             empty_note(state)
         }
         View::FlameGraph => {
-            let tree = cache::top_down(loaded, state.source, state.range);
+            let tree = loaded.top_down(state.source, state.range);
+            let (zoom, on_zoom) = zoom_of(state, &props.on_change, "flamegraph");
             html! {
                 <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
                     label="Flame graph: calls merged by path, widest first; click to zoom"
-                    marks={props.marks.clone()} {format} {on_pick} generation={props.generation}
-                    reveal={props.reveal} />
+                    marks={props.marks.clone()} {format} {on_pick} dark={props.dark} {zoom} {on_zoom} />
             }
         }
         View::Sandwich => html! {
             <SandwichView loaded={loaded.clone()} state={state.clone()} marks={props.marks.clone()}
-                {format} {on_pick} generation={props.generation} />
+                {format} {on_pick} dark={props.dark} on_change={props.on_change.clone()} />
         },
         View::CallTree => {
-            let tree = cache::tree(loaded, state.source, state.range, state.inverted);
+            let tree = loaded.tree(state.source, state.range, state.inverted);
             html! {
                 <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
                     {format} {on_pick} reveal={props.reveal} />
@@ -96,8 +97,8 @@ pub fn aggregate(props: &Props) -> Html {
         }
         View::Diff => match &props.compare {
             Some(compare) => html! {
-                <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} source={state.source}
-                    search={state.search.clone()} {format} generation={props.generation} />
+                <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} state={state.clone()}
+                    on_change={props.on_change.clone()} {format} dark={props.dark} />
             },
             None => {
                 html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
@@ -164,7 +165,7 @@ fn toolbar(props: &Props) -> Html {
         let clear = props.on_change.reform(|_: MouseEvent| ViewChange::Range(None));
         html! {
             <span class="range-chip" id="range">
-                { format!("range {} – {}", format::duration(a - loaded.origin, unit), format::duration(b - loaded.origin, unit)) }
+                { format!("range {} – {}", text::duration(a - loaded.origin, unit), text::duration(b - loaded.origin, unit)) }
                 <button type="button" id="range-clear" class="link" onclick={clear}>{ "clear" }</button>
             </span>
         }

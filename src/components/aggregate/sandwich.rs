@@ -4,10 +4,10 @@
 //! recursion counted once. Lists of the direct callers and callees repeat
 //! the canvases for keyboard and screen-reader users.
 
-use super::cache;
 use super::flamegraph::FlameGraph;
-use crate::state::Loaded;
-use crate::views::ViewState;
+use super::zoom_of;
+use crate::view_model::Loaded;
+use crate::views::{ViewChange, ViewState};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
 use std::rc::Rc;
@@ -23,20 +23,21 @@ pub struct Props {
     pub marks: Option<Rc<Vec<bool>>>,
     pub format: Callback<i64, String>,
     pub on_pick: Callback<StrId>,
-    #[prop_or_default]
-    pub generation: u32,
+    pub dark: bool,
+    /// Where the flame graphs' zoom changes go.
+    pub on_change: Callback<ViewChange>,
 }
 
 #[function_component(SandwichView)]
 pub fn sandwich_view(props: &Props) -> Html {
     let loaded = &props.loaded;
     let (source, range) = (props.state.source, props.state.range);
-    let functions = cache::inverted(loaded, source, range);
+    let functions = loaded.inverted(source, range);
     let picked = props
         .state
         .function
         .as_deref()
-        .and_then(|f| cache::function_id(loaded, f))
+        .and_then(|f| loaded.function_id(f))
         .filter(|id| root_of(&functions, *id).is_some())
         .or_else(|| {
             functions
@@ -67,7 +68,11 @@ pub fn sandwich_view(props: &Props) -> Html {
     });
     let body = match picked {
         Some(id) => {
-            let (callers, callees) = cache::sandwich_of(loaded, source, range, id);
+            let (callers, callees) = loaded.sandwich(source, range, id);
+            let (callers_zoom, on_callers_zoom) =
+                zoom_of(&props.state, &props.on_change, "sandwich-callers");
+            let (callees_zoom, on_callees_zoom) =
+                zoom_of(&props.state, &props.on_change, "sandwich-callees");
             html! {
                 <div class="sandwich-panes" data-function={loaded.trace.str(id).to_owned()}>
                     <h3>{ "Callers of " }<code>{ loaded.trace.str(id) }</code></h3>
@@ -75,14 +80,16 @@ pub fn sandwich_view(props: &Props) -> Html {
                     <div class="sandwich-graph">
                         <FlameGraph loaded={loaded.clone()} tree={callers} id="sandwich-callers" upside_down=true
                             label="Callers, the function at the bottom" marks={props.marks.clone()}
-                            format={props.format.clone()} on_pick={props.on_pick.clone()} generation={props.generation} />
+                            format={props.format.clone()} on_pick={props.on_pick.clone()} dark={props.dark}
+                            zoom={callers_zoom} on_zoom={on_callers_zoom} />
                     </div>
                     <h3>{ "Callees of " }<code>{ loaded.trace.str(id) }</code></h3>
                     { direct(loaded, &callees, "sandwich-callee-list", &props.format) }
                     <div class="sandwich-graph">
                         <FlameGraph loaded={loaded.clone()} tree={callees} id="sandwich-callees"
                             label="Callees, the function at the top" marks={props.marks.clone()}
-                            format={props.format.clone()} on_pick={props.on_pick.clone()} generation={props.generation} />
+                            format={props.format.clone()} on_pick={props.on_pick.clone()} dark={props.dark}
+                            zoom={callees_zoom} on_zoom={on_callees_zoom} />
                     </div>
                 </div>
             }

@@ -1,0 +1,109 @@
+//! The SVG of the view on screen, from explicit inputs: the flame graph (or
+//! the sandwich's callees, or the diff's merged graph) at its zoom with
+//! [`flame_svg`], or the timeline's window as painted last with
+//! [`TimelineSvg`]. What "Export SVG" saves and `window.flamedrop.svg()`
+//! returns; no web types, so it is tested natively.
+
+use super::svg::flame_svg;
+use super::timeline_svg::TimelineSvg;
+use super::{View, ViewState};
+use crate::chart::ChartModel;
+use crate::view_model::text::weight;
+use crate::view_model::{Compared, Loaded};
+
+/// What the SVG of a view is made from.
+pub struct SvgInputs<'a> {
+    pub loaded: &'a Loaded,
+    pub views: &'a ViewState,
+    pub comparison: Option<&'a Compared>,
+    /// The timeline as last painted.
+    pub chart: Option<&'a ChartModel>,
+    pub dark: bool,
+    /// The width of the view's canvas (CSS px), once it has been drawn.
+    pub width: Option<f64>,
+}
+
+const NOT_DRAWN: &str = "the view has not been drawn yet";
+
+/// The SVG of the open view.
+pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
+    let (loaded, state) = (inputs.loaded, inputs.views);
+    let tree = match state.view {
+        View::Timeline => return timeline_svg(inputs),
+        View::CallTree => return Err("the call tree is a table: no SVG".to_owned()),
+        View::Diff => return diff_svg(inputs),
+        View::FlameGraph => {
+            inputs.width.ok_or(NOT_DRAWN)?;
+            loaded.top_down(state.source, state.range)
+        }
+        View::Sandwich => {
+            inputs.width.ok_or(NOT_DRAWN)?;
+            let function = state
+                .function
+                .as_deref()
+                .and_then(|f| loaded.function_id(f))
+                .ok_or("pick a function first")?;
+            loaded.sandwich(state.source, state.range, function).1
+        }
+    };
+    let id = state.view.canvas_id().unwrap_or_default();
+    let format = weight(state.source.unit(&loaded.trace), state.source.is_time());
+    Ok(flame_svg(
+        &tree,
+        state.zoom_of(id),
+        &loaded.trace.strings,
+        canvas_width(inputs),
+        inputs.dark,
+        &format,
+        None,
+    ))
+}
+
+/// The SVG's width: the canvas', at least 200 px.
+fn canvas_width(inputs: &SvgInputs) -> f64 {
+    inputs.width.unwrap_or(0.0).max(200.0)
+}
+
+/// The differential flame graph at its zoom, widths by the side on screen,
+/// coloured by the change in self time as on screen.
+fn diff_svg(inputs: &SvgInputs) -> Result<String, String> {
+    let state = inputs.views;
+    let compared = inputs
+        .comparison
+        .ok_or("open a trace to compare with first")?;
+    let outcome = compared.diff(state.source);
+    let data = outcome.as_ref().as_ref().map_err(Clone::clone)?;
+    inputs.width.ok_or(NOT_DRAWN)?;
+    let tree = data.side(state.diff_side);
+    let format = weight(
+        state.source.unit(&inputs.loaded.trace),
+        state.source.is_time(),
+    );
+    Ok(flame_svg(
+        tree,
+        state.zoom_of(View::Diff.canvas_id().unwrap_or_default()),
+        &data.strings,
+        canvas_width(inputs),
+        inputs.dark,
+        &format,
+        Some(&data.fills[usize::from(inputs.dark)]),
+    ))
+}
+
+/// The timeline's window as painted last.
+fn timeline_svg(inputs: &SvgInputs) -> Result<String, String> {
+    let loaded = inputs.loaded;
+    let model = inputs.chart.ok_or("the timeline has not been drawn yet")?;
+    let titles: Vec<String> = (0..loaded.trace.threads.len())
+        .map(|t| loaded.thread_title(t))
+        .collect();
+    Ok(TimelineSvg {
+        trace: &loaded.trace,
+        index: &loaded.index,
+        origin: loaded.origin,
+        titles: &titles,
+        model,
+        dark: inputs.dark,
+    }
+    .render())
+}
