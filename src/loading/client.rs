@@ -89,32 +89,7 @@ impl DecodeJob {
                 }
             })
         };
-        let watchdog = {
-            let (worker, on_event, heartbeat) =
-                (worker.clone(), on_event.clone(), heartbeat.clone());
-            let every_ms = (allowance_ms / 4.0).clamp(10.0, 1_000.0) as u32;
-            Interval::new(every_ms, move || {
-                let silent = crate::browser::now() - heartbeat.last.get();
-                if heartbeat.fired.get() || silent <= allowance_ms {
-                    return;
-                }
-                heartbeat.fired.set(true);
-                worker.terminate();
-                let file = heartbeat.file.borrow();
-                let busy = match file.as_str() {
-                    "" => format!("opening {opened}"),
-                    crate::wire::protocol::BUILDING => format!("building the trace of {opened}"),
-                    path => format!("reading {path}"),
-                };
-                on_event(WorkerEvent::Failed {
-                    message: format!(
-                        "the decoder stopped responding while {busy} (silent for {:.0} s) and was \
-                         stopped; the file may be damaged in a way flamedrop does not handle yet",
-                        silent / 1000.0
-                    ),
-                });
-            })
-        };
+        let watchdog = watchdog(&worker, &on_event, &heartbeat, allowance_ms, opened);
         let on_event_for_send = on_event.clone();
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
@@ -155,6 +130,40 @@ fn send(worker: &Worker, pending: &RefCell<Option<DecodeRequest>>, on_event: &dy
     if let Err(message) = sent {
         on_event(WorkerEvent::Failed { message });
     }
+}
+
+/// Checks that the worker speaks at least every `allowance_ms`; if it
+/// falls silent, terminates it and fails the load naming what it was doing.
+fn watchdog(
+    worker: &Worker,
+    on_event: &Rc<impl Fn(WorkerEvent) + 'static>,
+    heartbeat: &Rc<Heartbeat>,
+    allowance_ms: f64,
+    opened: String,
+) -> Interval {
+    let (worker, on_event, heartbeat) = (worker.clone(), on_event.clone(), heartbeat.clone());
+    let every_ms = (allowance_ms / 4.0).clamp(10.0, 1_000.0) as u32;
+    Interval::new(every_ms, move || {
+        let silent = crate::browser::now() - heartbeat.last.get();
+        if heartbeat.fired.get() || silent <= allowance_ms {
+            return;
+        }
+        heartbeat.fired.set(true);
+        worker.terminate();
+        let file = heartbeat.file.borrow();
+        let busy = match file.as_str() {
+            "" => format!("opening {opened}"),
+            crate::wire::protocol::BUILDING => format!("building the trace of {opened}"),
+            path => format!("reading {path}"),
+        };
+        on_event(WorkerEvent::Failed {
+            message: format!(
+                "the decoder stopped responding while {busy} (silent for {:.0} s) and was \
+                 stopped; the file may be damaged in a way flamedrop does not handle yet",
+                silent / 1000.0
+            ),
+        });
+    })
 }
 
 /// Keeps two decoding workers started while the page waits for files.

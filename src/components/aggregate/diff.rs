@@ -14,6 +14,7 @@
 use super::difftable::DiffTable;
 use super::flamegraph::{DiffLook, FlameGraph};
 use super::zoom_of;
+use crate::view_model::compared::DiffData;
 use crate::view_model::text::signed;
 use crate::view_model::{Compared, Loaded};
 use crate::views::{ViewChange, ViewState};
@@ -54,21 +55,7 @@ pub fn diff_view(props: &Props) -> Html {
             .position(|s| s == name)
             .map(|i| i as StrId)
     });
-    let tip = {
-        let format = props.format.clone();
-        let nodes: Rc<Vec<(Weights, Weights)>> =
-            Rc::new(data.tree.nodes.iter().map(|n| (n.base, n.new)).collect());
-        Callback::from(move |node: u32| match nodes.get(node as usize) {
-            Some((base, new)) => facts(base, new, &format),
-            None => html! {},
-        })
-    };
-    let look = DiffLook {
-        strings: data.strings.clone(),
-        fills: data.fills[usize::from(props.dark)].clone(),
-        outlined,
-        tip,
-    };
+    let look = look(data, props, outlined);
     let side = props.state.diff_side;
     let tree = data.side(side).clone();
     let (zoom, on_zoom) = zoom_of(&props.state, &props.on_change, "diff-flamegraph");
@@ -80,36 +67,9 @@ pub fn diff_view(props: &Props) -> Html {
         let picked = picked.clone();
         Callback::from(move |name: Option<String>| picked.set(name))
     };
-    let width_button = |s: Side, id: &'static str, label: &'static str| {
-        let pressed = side == s;
-        let onclick = props
-            .on_change
-            .reform(move |_: MouseEvent| ViewChange::DiffSide(s));
-        html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
-        aria-pressed={pressed.to_string()} {onclick}>{ label }</button> }
-    };
-    let root = &data.tree.nodes[0];
-    let summary = format!(
-        "{} → {} ({})",
-        props.format.emit(root.base.total),
-        props.format.emit(root.new.total),
-        signed(root.new.total - root.base.total, |v| props.format.emit(v))
-    );
     html! {
         <div class="diff-view" id="diff-view" data-side={if side == Side::Base { "base" } else { "new" }}>
-            <div class="diff-bar">
-                <span class="segmented" role="group" aria-label="Widths by">
-                    <span class="seg-label">{ "Widths:" }</span>
-                    { width_button(Side::New, "diff-width-new", "New") }
-                    { width_button(Side::Base, "diff-width-base", "Base") }
-                </span>
-                <span class="diff-legend" aria-hidden="true">
-                    <span class="swatch shrank" />{ "self shrank" }
-                    <span class="swatch same" />{ "same" }
-                    <span class="swatch grew" />{ "self grew" }
-                </span>
-                <span class="diff-summary" id="diff-summary">{ format!("Total {summary}") }</span>
-            </div>
+            { bar(props, data) }
             <div class="diff-graph">
                 <FlameGraph loaded={props.loaded.clone()} {tree} id="diff-flamegraph"
                     label="Differential flame graph: both traces' call paths merged, coloured by the change in self time (red grew, blue shrank); click to zoom"
@@ -118,6 +78,61 @@ pub fn diff_view(props: &Props) -> Html {
             </div>
             <DiffTable comparison={data.comparison.clone()} format={props.format.clone()}
                 picked={(*picked).clone()} {on_row} {marks} strings={data.strings.clone()} />
+        </div>
+    }
+}
+
+/// How the diff's flame graph differs from the others: its names, fills by
+/// the theme, the picked function's outline and the tooltip's facts.
+fn look(data: &DiffData, props: &Props, outlined: Option<StrId>) -> DiffLook {
+    let format = props.format.clone();
+    let nodes: Rc<Vec<(Weights, Weights)>> =
+        Rc::new(data.tree.nodes.iter().map(|n| (n.base, n.new)).collect());
+    let tip = Callback::from(move |node: u32| match nodes.get(node as usize) {
+        Some((base, new)) => facts(base, new, &format),
+        None => html! {},
+    });
+    DiffLook {
+        strings: data.strings.clone(),
+        fills: data.fills[usize::from(props.dark)].clone(),
+        outlined,
+        tip,
+    }
+}
+
+/// The bar above the graph: which trace gives the widths, the legend and
+/// the totals.
+fn bar(props: &Props, data: &DiffData) -> Html {
+    let side = props.state.diff_side;
+    let width_button = |s: Side, id: &'static str, label: &'static str| {
+        let pressed = side == s;
+        let onclick = props
+            .on_change
+            .reform(move |_: MouseEvent| ViewChange::DiffSide(s));
+        html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
+        aria-pressed={pressed.to_string()} {onclick}>{ label }</button> }
+    };
+    let summary = data.tree.nodes.first().map(|root| {
+        format!(
+            "{} → {} ({})",
+            props.format.emit(root.base.total),
+            props.format.emit(root.new.total),
+            signed(root.new.total - root.base.total, |v| props.format.emit(v))
+        )
+    });
+    html! {
+        <div class="diff-bar">
+            <span class="segmented" role="group" aria-label="Widths by">
+                <span class="seg-label">{ "Widths:" }</span>
+                { width_button(Side::New, "diff-width-new", "New") }
+                { width_button(Side::Base, "diff-width-base", "Base") }
+            </span>
+            <span class="diff-legend" aria-hidden="true">
+                <span class="swatch shrank" />{ "self shrank" }
+                <span class="swatch same" />{ "same" }
+                <span class="swatch grew" />{ "self grew" }
+            </span>
+            <span class="diff-summary" id="diff-summary">{ format!("Total {}", summary.unwrap_or_default()) }</span>
         </div>
     }
 }

@@ -10,6 +10,7 @@ use crate::view_model::text::signed;
 use crate::views::diff::{percent, sort_rows, Column};
 use flamedrop_core::analysis::{Comparison, FunctionDiff};
 use flamedrop_core::model::StringTable;
+use std::collections::HashSet;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
@@ -42,6 +43,9 @@ impl PartialEq for Props {
     }
 }
 
+/// How the table is sorted: the column and whether largest first.
+type Sort = UseStateHandle<(Column, bool)>;
+
 #[function_component(DiffTable)]
 pub fn diff_table(props: &Props) -> Html {
     // Largest change in self time first, as the comparison comes.
@@ -60,36 +64,8 @@ pub fn diff_table(props: &Props) -> Html {
         ))
         .clone()
     };
-    let header = |(column, label): (Column, &'static str)| {
-        let (sorted_by, descending) = *sort;
-        let sorted = sorted_by == column;
-        let onclick = {
-            let sort = sort.clone();
-            Callback::from(move |_: MouseEvent| {
-                let (by, desc) = *sort;
-                // Names read best A→Z, numbers largest first.
-                let first = column != Column::Name;
-                sort.set((column, if by == column { !desc } else { first }));
-            })
-        };
-        let aria = match (sorted, descending) {
-            (false, _) => "none",
-            (true, true) => "descending",
-            (true, false) => "ascending",
-        };
-        let class = if column == Column::Name {
-            "name"
-        } else {
-            "num"
-        };
-        html! {
-            <th scope="col" class={class} aria-sort={aria}>
-                <button type="button" class="sort" data-sort={column.name()} {onclick}>{ label }</button>
-            </th>
-        }
-    };
     // The names the search matches (none: no search).
-    let marked: Option<std::collections::HashSet<&str>> = props.marks.as_ref().map(|m| {
+    let marked: Option<HashSet<&str>> = props.marks.as_ref().map(|m| {
         props
             .strings
             .all()
@@ -100,71 +76,109 @@ pub fn diff_table(props: &Props) -> Html {
             .collect()
     });
     let matched = |name: &str| marked.as_ref().map(|m| m.contains(name));
-    let row_html = |f: &FunctionDiff| {
-        let picked = props.picked.as_deref() == Some(f.name.as_str());
-        let choose = {
-            let (on_row, name) = (props.on_row.clone(), f.name.clone());
-            move || on_row.emit((!picked).then(|| name.clone()))
-        };
-        let onclick = {
-            let choose = choose.clone();
-            Callback::from(move |_: MouseEvent| choose())
-        };
-        let onkeydown = Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
-            "Enter" | " " => {
-                e.prevent_default();
-                choose();
-            }
-            "ArrowDown" | "ArrowUp" => {
-                e.prevent_default();
-                let row = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-                let next = row.and_then(|r| {
-                    if e.key() == "ArrowDown" {
-                        r.next_element_sibling()
-                    } else {
-                        r.previous_element_sibling()
-                    }
-                });
-                if let Some(next) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
-                    let _ = next.focus();
-                }
-            }
-            _ => {}
-        });
-        let growth = match f.delta_self.signum() {
-            1 => "grew",
-            -1 => "shrank",
-            _ => "same",
-        };
-        html! {
-            <tr key={f.name.clone()} tabindex="0" data-name={f.name.clone()}
-                data-base-self={f.base.self_time.to_string()} data-new-self={f.new.self_time.to_string()}
-                data-base-total={f.base.total.to_string()} data-new-total={f.new.total.to_string()}
-                data-base-calls={f.base.calls.to_string()} data-new-calls={f.new.calls.to_string()}
-                aria-selected={picked.to_string()}
-                class={classes!(picked.then_some("selected"), matched(&f.name).map(|m| if m { "match" } else { "dim" }))}
-                {onclick} {onkeydown}>
-                <td class="name" title={f.name.clone()}>{ f.name.clone() }</td>
-                <td class="num">{ props.format.emit(f.base.self_time) }</td>
-                <td class="num">{ props.format.emit(f.new.self_time) }</td>
-                <td class={classes!("num", "delta", growth)}>{ signed(f.delta_self, |v| props.format.emit(v)) }</td>
-                <td class={classes!("num", "delta", growth)}>{ percent(f) }</td>
-                <td class="num">{ f.base.calls }</td>
-                <td class="num">{ f.new.calls }</td>
-            </tr>
-        }
-    };
     html! {
         <div class="diff-table-scroll">
             <table id="diff-table" class="diff-table" aria-label="Functions whose self time changed most, base against new">
-                <thead><tr>{ for Column::ALL.into_iter().map(header) }</tr></thead>
-                <tbody>{ for rows.iter().take(MAX_ROWS).map(row_html) }</tbody>
+                <thead><tr>{ for Column::ALL.into_iter().map(|c| header(&sort, c)) }</tr></thead>
+                <tbody>{ for rows.iter().take(MAX_ROWS).map(|f| row(props, f, matched(&f.name))) }</tbody>
             </table>
             if rows.len() > MAX_ROWS {
                 <p class="note">{ format!("Showing the {MAX_ROWS} largest of {} functions.", rows.len()) }</p>
             }
         </div>
+    }
+}
+
+/// A column's header: a button that sorts by it (again to reverse).
+fn header(sort: &Sort, (column, label): (Column, &'static str)) -> Html {
+    let (sorted_by, descending) = **sort;
+    let sorted = sorted_by == column;
+    let onclick = {
+        let sort = sort.clone();
+        Callback::from(move |_: MouseEvent| {
+            let (by, desc) = *sort;
+            // Names read best A→Z, numbers largest first.
+            let first = column != Column::Name;
+            sort.set((column, if by == column { !desc } else { first }));
+        })
+    };
+    let aria = match (sorted, descending) {
+        (false, _) => "none",
+        (true, true) => "descending",
+        (true, false) => "ascending",
+    };
+    let class = if column == Column::Name {
+        "name"
+    } else {
+        "num"
+    };
+    html! {
+        <th scope="col" class={class} aria-sort={aria}>
+            <button type="button" class="sort" data-sort={column.name()} {onclick}>{ label }</button>
+        </th>
+    }
+}
+
+/// One function's row; `matched`: whether the search matches it (none: no
+/// search).
+fn row(props: &Props, f: &FunctionDiff, matched: Option<bool>) -> Html {
+    let picked = props.picked.as_deref() == Some(f.name.as_str());
+    let choose = {
+        let (on_row, name) = (props.on_row.clone(), f.name.clone());
+        Rc::new(move || on_row.emit((!picked).then(|| name.clone())))
+    };
+    let onclick = {
+        let choose = choose.clone();
+        Callback::from(move |_: MouseEvent| choose())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| row_key(&e, &*choose));
+    let growth = match f.delta_self.signum() {
+        1 => "grew",
+        -1 => "shrank",
+        _ => "same",
+    };
+    html! {
+        <tr key={f.name.clone()} tabindex="0" data-name={f.name.clone()}
+            data-base-self={f.base.self_time.to_string()} data-new-self={f.new.self_time.to_string()}
+            data-base-total={f.base.total.to_string()} data-new-total={f.new.total.to_string()}
+            data-base-calls={f.base.calls.to_string()} data-new-calls={f.new.calls.to_string()}
+            aria-selected={picked.to_string()}
+            class={classes!(picked.then_some("selected"), matched.map(|m| if m { "match" } else { "dim" }))}
+            {onclick} {onkeydown}>
+            <td class="name" title={f.name.clone()}>{ f.name.clone() }</td>
+            <td class="num">{ props.format.emit(f.base.self_time) }</td>
+            <td class="num">{ props.format.emit(f.new.self_time) }</td>
+            <td class={classes!("num", "delta", growth)}>{ signed(f.delta_self, |v| props.format.emit(v)) }</td>
+            <td class={classes!("num", "delta", growth)}>{ percent(f) }</td>
+            <td class="num">{ f.base.calls }</td>
+            <td class="num">{ f.new.calls }</td>
+        </tr>
+    }
+}
+
+/// A key on a row: Enter or Space picks it, the arrows move between rows.
+fn row_key(e: &KeyboardEvent, choose: &dyn Fn()) {
+    match e.key().as_str() {
+        "Enter" | " " => {
+            e.prevent_default();
+            choose();
+        }
+        "ArrowDown" | "ArrowUp" => {
+            e.prevent_default();
+            let row = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            let next = row.and_then(|r| {
+                if e.key() == "ArrowDown" {
+                    r.next_element_sibling()
+                } else {
+                    r.previous_element_sibling()
+                }
+            });
+            if let Some(next) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+                let _ = next.focus();
+            }
+        }
+        _ => {}
     }
 }
