@@ -7,7 +7,7 @@ use super::page::PageState;
 use super::{App, Msg};
 use crate::chart::SpanRef;
 use crate::view_model::Loaded;
-use crate::views::{View, ViewChange, ViewState, VIEWS};
+use crate::view_model::{View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::CallTree;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;

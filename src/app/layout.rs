@@ -16,7 +16,7 @@ use crate::components::welcome::Welcome;
 use crate::loading::dropped::Dropped;
 use crate::loading::picked;
 use crate::view_model::Loaded;
-use crate::views::{View, ViewChange};
+use crate::view_model::{View, ViewChange};
 use std::rc::Rc;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::html::Scope;

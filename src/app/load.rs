@@ -9,7 +9,7 @@ use crate::loading::client::start_spares;
 use crate::loading::demos;
 use crate::loading::slot::{LoadCost, LoadMsg, LoadStep};
 use crate::view_model::{Compared, Loaded};
-use crate::views::{View, ViewChange};
+use crate::view_model::{View, ViewChange};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -22,7 +22,7 @@ use crate::loading::slot::{Limits, LoadMsg};
 use crate::loading::{budget, demos, InputFile};
 use crate::script_api::{self, Published};
 use crate::view_model::highlight::Highlight;
-use crate::views::{ViewChange, ViewState};
+use crate::view_model::{ViewChange, ViewState};
 use gloo::events::EventListener;
 use page::PageState;
 use std::rc::Rc;

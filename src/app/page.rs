@@ -9,8 +9,8 @@ use crate::components::sidebar::Tab;
 use crate::loading::slot::{LoadSlot, Progress};
 use crate::script_api::Snapshot;
 use crate::view_model::highlight::Highlight;
+use crate::view_model::ViewState;
 use crate::view_model::{Compared, Loaded};
-use crate::views::ViewState;
 use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
 use std::rc::Rc;
 

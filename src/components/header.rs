@@ -3,7 +3,7 @@
 //! export buttons (PNG, SVG), the colouring and theme toggles and the help
 //! button.
 
-use crate::views::{View, ViewChange};
+use crate::view_model::{View, ViewChange};
 use flamedrop_core::analysis::search::MatchCount;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

@@ -36,7 +36,7 @@ use crate::chart::ChartModel;
 use crate::loading::slot::LoadCost;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::{Compared, Loaded};
-use crate::views::{ViewChange, ViewState};
+use crate::view_model::{ViewChange, ViewState};
 use crate::wire::protocol::Phases;
 use serde::Serialize;
 use std::cell::RefCell;

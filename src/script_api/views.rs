@@ -20,8 +20,8 @@
 
 use super::{set, Published, Snapshot};
 use crate::view_model::Loaded;
+use crate::view_model::{SourceKey, View, ViewChange};
 use crate::views::export::{svg as view_svg, SvgInputs};
-use crate::views::{SourceKey, View, ViewChange};
 use flamedrop_core::analysis::search::{count, Matcher};
 use flamedrop_core::analysis::CallTree;
 use serde::Serialize;

@@ -6,9 +6,9 @@
 //! comparison trace uses its counterpart, [`counterpart`]); the time range
 //! is not applied, since the two traces have different clocks.
 
+use super::diff::{counterpart, diff_fill};
 use super::loaded::Loaded;
-use crate::views::diff::{counterpart, diff_fill};
-use crate::views::SourceKey;
+use crate::view_model::SourceKey;
 use flamedrop_core::analysis::diff::{DiffTree, Side};
 use flamedrop_core::analysis::diff_table::compare_sources;
 use flamedrop_core::analysis::{CallTree, Comparison};

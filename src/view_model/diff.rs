@@ -3,7 +3,7 @@
 //! in self time (red grew, blue shrank, stronger for a larger relative
 //! change), and the order of the table of changes.
 
-use super::SourceKey;
+use super::source::SourceKey;
 use flamedrop_core::analysis::FunctionDiff;
 use flamedrop_core::Trace;
 

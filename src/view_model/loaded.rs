@@ -3,7 +3,7 @@
 //! views built from it so far ([`Trees`]). No web types: it builds natively.
 
 use super::trees::Trees;
-use crate::views::SourceKey;
+use crate::view_model::SourceKey;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::layout::counter::CounterIndex;
 use flamedrop_core::layout::ThreadIndex;

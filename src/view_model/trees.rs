@@ -3,7 +3,7 @@
 //! switching views or coming back to a source costs nothing and a new trace
 //! starts with none. At most `MAX_TREES` trees of each kind are kept.
 
-use crate::views::SourceKey;
+use crate::view_model::SourceKey;
 use flamedrop_core::analysis::{bottom_up, build_call_tree, sandwich_with, CallTree, Sandwich};
 use flamedrop_core::model::StrId;
 use flamedrop_core::Trace;

@@ -5,18 +5,10 @@
 //! it. Trace content never goes into the URL: only names of views, indices
 //! of sources, one function name (what the user picked or typed) and numbers.
 //!
-//! No web types here: it is tested natively.
+//! No web types here: it is tested natively. [`VIEWS`] lists the views.
 
-pub mod diff;
-pub mod export;
-pub mod lanes;
-pub mod source;
-pub mod svg;
-pub mod table;
-pub mod timeline_svg;
-
-pub use lanes::{LaneKey, LaneLayout};
-pub use source::SourceKey;
+use super::source::SourceKey;
+use crate::views::lanes::LaneLayout;
 
 use flamedrop_core::analysis::diff::Side;
 use std::collections::BTreeMap;
@@ -337,6 +329,7 @@ fn decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::views::lanes::LaneKey;
 
     #[test]
     fn state_survives_the_fragment() {

@@ -6,10 +6,10 @@
 
 use super::svg::flame_svg;
 use super::timeline_svg::TimelineSvg;
-use super::{View, ViewState};
 use crate::chart::ChartModel;
 use crate::view_model::text::weight;
 use crate::view_model::{Compared, Loaded};
+use crate::view_model::{View, ViewState};
 
 /// What the SVG of a view is made from.
 pub struct SvgInputs<'a> {

@@ -4,8 +4,8 @@
 //! sort; arrow keys move, expand and collapse; Enter picks the function for
 //! the sandwich. The heaviest path starts expanded.
 
+use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy};
 use crate::view_model::Loaded;
-use crate::views::table::{key_move, visible_rows, Move, Row, SortBy};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
 use std::collections::HashSet;

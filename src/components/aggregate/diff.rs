@@ -17,7 +17,7 @@ use super::zoom_of;
 use crate::view_model::compared::DiffData;
 use crate::view_model::text::signed;
 use crate::view_model::{Compared, Loaded};
-use crate::views::{ViewChange, ViewState};
+use crate::view_model::{ViewChange, ViewState};
 use flamedrop_core::analysis::diff::{Side, Weights};
 use flamedrop_core::analysis::search::Matcher;
 use flamedrop_core::model::StrId;

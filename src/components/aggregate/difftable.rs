@@ -6,8 +6,8 @@
 //! the graph; picking it again clears). Each row carries its raw numbers in
 //! `data-*` attributes for scripts and tests.
 
+use crate::view_model::diff::{percent, sort_rows, Column};
 use crate::view_model::text::signed;
-use crate::views::diff::{percent, sort_rows, Column};
 use flamedrop_core::analysis::{Comparison, FunctionDiff};
 use flamedrop_core::model::StringTable;
 use std::collections::HashSet;

@@ -14,7 +14,7 @@ pub mod sandwich;
 
 use crate::view_model::text;
 use crate::view_model::{Compared, Loaded};
-use crate::views::{SourceKey, View, ViewChange, ViewState};
+use crate::view_model::{SourceKey, View, ViewChange, ViewState};
 use calltable::CallTable;
 use flamedrop_core::model::StrId;
 use flamegraph::FlameGraph;

@@ -7,7 +7,7 @@
 use super::flamegraph::FlameGraph;
 use super::zoom_of;
 use crate::view_model::Loaded;
-use crate::views::{ViewChange, ViewState};
+use crate::view_model::{ViewChange, ViewState};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
 use std::rc::Rc;
