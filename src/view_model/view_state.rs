@@ -11,6 +11,7 @@ use super::source::SourceKey;
 use crate::views::lanes::LaneLayout;
 
 use flamedrop_core::analysis::diff::Side;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::BTreeMap;
 
 /// The views of the header's switcher.
@@ -285,45 +286,23 @@ impl ViewState {
     }
 }
 
+/// Everything but the unreserved characters of RFC 3986 is escaped.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
 /// Percent-encodes everything but unreserved characters.
 fn encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(s, ESCAPED).to_string()
 }
 
 /// Undoes [`encode`] (and `+` as a space); bad escapes are kept as written.
 fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(v)) => {
-                out.push(v);
-                i += 3;
-            }
-            (b'+', _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_decode_str(&s.replace('+', " "))
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -358,6 +337,10 @@ mod tests {
         assert_eq!(state.view, View::Timeline);
         assert_eq!(state.range, None);
         assert_eq!(state.search, "%zz");
+        let state = ViewState::from_fragment("q=a+b%2Bc%20%E2%86%92&fn=x%2");
+        assert_eq!(state.search, "a b+c →");
+        assert_eq!(state.function.as_deref(), Some("x%2"));
+        assert_eq!(encode("a b+c→~"), "a%20b%2Bc%E2%86%92~");
     }
 
     /// Walks "How to add a view" in ARCHITECTURE.md: every view is in the
