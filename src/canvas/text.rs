@@ -35,6 +35,16 @@ pub fn fit_label(name: &str, full: f64, room: f64, ellipsis: f64, out: &mut Stri
     true
 }
 
+/// A number without needless decimals (`1536`, `12.5` as `12.50`): a
+/// counter's peak.
+pub fn trim_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +70,13 @@ mod tests {
     fn tiny_rooms_get_no_text() {
         assert_eq!(fit("main", 10.0), None);
         assert_eq!(fit("", 100.0), None);
+    }
+
+    #[test]
+    fn whole_numbers_lose_their_decimals() {
+        assert_eq!(trim_number(1536.0), "1536");
+        assert_eq!(trim_number(12.5), "12.50");
+        assert_eq!(trim_number(-3.0), "-3");
+        assert_eq!(trim_number(1e16), "10000000000000000.00");
     }
 }

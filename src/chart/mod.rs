@@ -1,7 +1,9 @@
 //! The flame chart's view state and what inputs do to it: the time window,
-//! the vertical scroll of the lanes, wheel and held-key motion, and which
-//! lane and row lie under a point. No web types, so it is tested natively.
+//! the vertical scroll of the lanes, wheel and held-key motion (`keys`),
+//! pointer gestures (`gesture`), and which lane and row lie under a point.
+//! No web types, so it is tested natively.
 
+pub mod gesture;
 pub mod keys;
 
 use flamedrop_core::layout::{
@@ -314,6 +316,32 @@ impl ChartModel {
         RULER_HEIGHT + lane_y - self.scroll
     }
 
+    /// The canvas y where a lane dragged to canvas y would land: the top
+    /// of the lane or track there (or of the first one, above them all).
+    pub fn drop_line_y(&self, y: f64) -> f64 {
+        let lane_y = y - RULER_HEIGHT + self.scroll;
+        let top = self
+            .lanes
+            .iter()
+            .map(|l| l.top)
+            .chain(self.counters.iter().map(|c| c.top))
+            .filter(|&t| t <= lane_y)
+            .fold(0.0, f64::max);
+        self.screen_y(top)
+    }
+
+    /// The scrollbar thumb's canvas y and height, when the lanes are taller
+    /// than the canvas.
+    pub fn scrollbar_thumb(&self) -> Option<(f64, f64)> {
+        let (content, room) = (self.content_height(), self.lanes_height());
+        if content <= room || content <= 0.0 {
+            return None;
+        }
+        let thumb = (room * room / content).max(24.0);
+        let y = RULER_HEIGHT + (room - thumb) * (self.scroll / self.max_scroll().max(1.0));
+        Some((y, thumb))
+    }
+
     /// The lane under canvas y and the depth row under it (`None` on the header).
     pub fn hit_lane(&self, y: f64) -> Option<(&Lane, Option<usize>)> {
         if y < RULER_HEIGHT {
@@ -571,5 +599,35 @@ mod tests {
             (m.view.start, m.view.end, m.scroll),
             (0.0, 1_000_000.0, 0.0)
         );
+    }
+
+    #[test]
+    fn a_dragged_lane_lands_on_the_top_of_the_lane_under_it() {
+        let mut m = model();
+        assert_eq!(m.drop_line_y(RULER_HEIGHT + 10.0), RULER_HEIGHT);
+        assert_eq!(m.drop_line_y(RULER_HEIGHT + 100.0), RULER_HEIGHT + 84.0);
+        assert_eq!(
+            m.drop_line_y(0.0),
+            RULER_HEIGHT,
+            "above them all: the first"
+        );
+        m.scroll_by(50.0);
+        assert_eq!(
+            m.drop_line_y(RULER_HEIGHT + 100.0),
+            RULER_HEIGHT + 84.0 - 50.0
+        );
+    }
+
+    #[test]
+    fn the_scrollbar_thumb_follows_the_scroll() {
+        let mut m = model();
+        let (y, thumb) = m.scrollbar_thumb().unwrap();
+        assert_eq!(y, RULER_HEIGHT);
+        assert!((thumb - 400.0 * 400.0 / 834.0).abs() < 1e-9);
+        m.scroll_by(1e9);
+        let (y, _) = m.scrollbar_thumb().unwrap();
+        assert!((y + thumb - 424.0).abs() < 1e-9, "at the bottom");
+        m.resize(1000.0, 2000.0);
+        assert_eq!(m.scrollbar_thumb(), None, "everything fits");
     }
 }

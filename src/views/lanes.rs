@@ -6,6 +6,13 @@
 //!
 //! Thread lanes always come before counter tracks; a move only passes lanes
 //! of the same kind. Hiding a lane changes only what the timeline draws.
+//!
+//! The timeline's lane editing lives here too: the lanes of a trace
+//! ([`lane_keys`]), the tracks a layout shows ([`LaneLayout::shown`]), and the
+//! layout after a click on a header button or a lane dropped on another.
+
+use crate::chart::{HeaderButton, Track};
+use flamedrop_core::model::Trace;
 
 /// One lane of the timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -156,6 +163,102 @@ impl LaneLayout {
     }
 }
 
+/// Every lane's key and title (threads, then counter tracks, in trace
+/// order), given the thread lanes' titles by thread index. A thread id that
+/// two threads share gets the thread index appended, so no lane is lost.
+pub fn lane_keys(trace: &Trace, titles: &[String]) -> Vec<(LaneKey, String)> {
+    let mut all: Vec<(LaneKey, String)> =
+        Vec::with_capacity(trace.threads.len() + trace.counters.len());
+    let mut ids: Vec<&str> = trace.threads.iter().map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
+    for (t, thread) in trace.threads.iter().enumerate() {
+        let twice = ids.binary_search(&thread.id.as_str()).is_ok_and(|i| {
+            ids.get(i + 1) == Some(&thread.id.as_str())
+                || (i > 0 && ids.get(i - 1) == Some(&thread.id.as_str()))
+        });
+        let key = if twice {
+            LaneKey::Thread(format!("{}#{t}", thread.id))
+        } else {
+            LaneKey::Thread(thread.id.clone())
+        };
+        all.push((key, titles.get(t).cloned().unwrap_or_default()));
+    }
+    for (c, counter) in trace.counters.iter().enumerate() {
+        all.push((
+            LaneKey::Counter(c),
+            format!("{} ({})", counter.name, counter.unit),
+        ));
+    }
+    all
+}
+
+/// The keys of [`lane_keys`]' list.
+fn keys(all: &[(LaneKey, String)]) -> Vec<LaneKey> {
+    all.iter().map(|(k, _)| k.clone()).collect()
+}
+
+/// The key of a track, given [`lane_keys`]' list (thread `t`'s lane is its
+/// entry `t`).
+fn key_of(all: &[(LaneKey, String)], track: Track) -> Option<LaneKey> {
+    match track {
+        Track::Thread(t) => all.get(t).map(|(k, _)| k.clone()),
+        Track::Counter(c) => Some(LaneKey::Counter(c)),
+    }
+}
+
+impl LaneLayout {
+    /// The thread lanes (thread indices) and counter tracks (counter
+    /// indices) this layout shows, in its order, of [`lane_keys`]' list.
+    pub fn shown(&self, all: &[(LaneKey, String)]) -> (Vec<usize>, Vec<usize>) {
+        let (mut threads, mut counters) = (Vec::new(), Vec::new());
+        for key in self.arranged(&keys(all)) {
+            if self.is_hidden(&key) {
+                continue;
+            }
+            match key {
+                LaneKey::Counter(c) => counters.push(c),
+                thread => threads.extend(all.iter().position(|(k, _)| *k == thread)),
+            }
+        }
+        (threads, counters)
+    }
+
+    /// The layout after a click on `track`'s move-up, move-down or hide
+    /// button (`None` for a track not in `all`).
+    pub fn after_button(
+        &self,
+        all: &[(LaneKey, String)],
+        track: Track,
+        button: HeaderButton,
+    ) -> Option<LaneLayout> {
+        let key = key_of(all, track)?;
+        let mut layout = self.clone();
+        let keys = keys(all);
+        match button {
+            HeaderButton::Up => layout.move_by(&keys, &key, -1),
+            HeaderButton::Down => layout.move_by(&keys, &key, 1),
+            HeaderButton::Hide => layout.set_hidden(&key, true),
+        }
+        Some(layout)
+    }
+
+    /// The layout after `track`, dragged by its header, was dropped on
+    /// `target`: it takes that lane's place.
+    pub fn after_drop(
+        &self,
+        all: &[(LaneKey, String)],
+        track: Track,
+        target: Track,
+    ) -> Option<LaneLayout> {
+        let (key, target) = (key_of(all, track)?, key_of(all, target)?);
+        let mut layout = self.clone();
+        let keys = keys(all);
+        let to = layout.arranged(&keys).iter().position(|k| *k == target)?;
+        layout.move_to(&keys, &key, to);
+        Some(layout)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +323,78 @@ mod tests {
         layout.set_hidden(&LaneKey::Counter(1), true);
         layout.reset();
         assert!(layout.is_default());
+    }
+
+    fn titled() -> Vec<(LaneKey, String)> {
+        all().into_iter().map(|k| (k.clone(), k.name())).collect()
+    }
+
+    #[test]
+    fn threads_sharing_an_id_keep_a_lane_each() {
+        use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        b.thread(p, "7", "a");
+        b.thread(p, "8", "c");
+        let mut trace = b.finish();
+        // Two threads of one id (the builder itself merges them).
+        let twin = trace.threads[0].clone();
+        trace.threads.insert(1, twin);
+        let titles: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+        let lanes = lane_keys(&trace, &titles);
+        let names: Vec<String> = lanes.iter().map(|(k, _)| k.name()).collect();
+        assert_eq!(names, ["t7#0", "t7#1", "t8"]);
+        assert_eq!(lanes[2].1, "C");
+    }
+
+    #[test]
+    fn a_layout_shows_its_lanes_in_order() {
+        let all = titled();
+        let mut layout = LaneLayout::default();
+        assert_eq!(layout.shown(&all), (vec![0, 1, 2], vec![0, 1]));
+        layout.set_hidden(&LaneKey::Thread("2".into()), true);
+        layout.move_by(&keys(&all), &LaneKey::Counter(1), -1);
+        assert_eq!(layout.shown(&all), (vec![0, 2], vec![1, 0]));
+    }
+
+    #[test]
+    fn header_buttons_move_and_hide() {
+        let all = titled();
+        let layout = LaneLayout::default();
+        let up = layout
+            .after_button(&all, Track::Thread(1), HeaderButton::Up)
+            .unwrap();
+        assert_eq!(up.shown(&all).0, [1, 0, 2]);
+        let down = layout
+            .after_button(&all, Track::Counter(0), HeaderButton::Down)
+            .unwrap();
+        assert_eq!(down.shown(&all).1, [1, 0]);
+        let hidden = layout
+            .after_button(&all, Track::Thread(2), HeaderButton::Hide)
+            .unwrap();
+        assert!(hidden.is_hidden(&LaneKey::Thread("3".into())));
+        assert_eq!(
+            layout.after_button(&all, Track::Thread(9), HeaderButton::Up),
+            None
+        );
+    }
+
+    #[test]
+    fn a_dropped_lane_takes_the_place_of_the_one_under_it() {
+        let all = titled();
+        let layout = LaneLayout::default();
+        let moved = layout
+            .after_drop(&all, Track::Thread(2), Track::Thread(0))
+            .unwrap();
+        assert_eq!(moved.shown(&all).0, [2, 0, 1]);
+        // Dropped on a counter track, a thread lane stays among the threads.
+        let moved = layout
+            .after_drop(&all, Track::Thread(0), Track::Counter(1))
+            .unwrap();
+        assert_eq!(moved.shown(&all), (vec![1, 2, 0], vec![0, 1]));
+        assert_eq!(
+            layout.after_drop(&all, Track::Thread(5), Track::Thread(0)),
+            None
+        );
     }
 }

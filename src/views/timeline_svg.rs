@@ -8,11 +8,12 @@
 
 use super::svg::escape;
 use crate::canvas::colors::{colour_of, theme, PALETTE};
-use crate::canvas::text::{fit_label, MIN_LABEL_PX};
+use crate::canvas::fill::{gapped_width, span_fill, Fill};
+use crate::canvas::text::{fit_label, trim_number, MIN_LABEL_PX};
 use crate::chart::{ChartModel, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
 use flamedrop_core::layout::counter::{counter_columns, counter_range};
-use flamedrop_core::layout::{layout_instants, layout_spans, ruler, ThreadIndex};
-use flamedrop_core::model::{Trace, SPAN_OFF_CPU};
+use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, ThreadIndex};
+use flamedrop_core::model::{Thread, Trace};
 use std::fmt::Write as _;
 
 /// Average glyph width of the 11 px font, to decide what text fits.
@@ -102,15 +103,21 @@ impl TimelineSvg<'_> {
     }
 
     /// One lane: header, title, markers, then its visible rows.
-    fn lane(&self, out: &mut String, lane: &flamedrop_core::layout::Lane, top: f64) {
-        let t = theme(self.dark);
-        let width = self.model.view.width;
+    fn lane(&self, out: &mut String, lane: &Lane, top: f64) {
         let (Some(thread), Some(index)) = (
             self.trace.threads.get(lane.thread),
             self.index.get(lane.thread),
         ) else {
             return;
         };
+        self.lane_header(out, lane, thread, top);
+        self.rows(out, lane, thread, index);
+    }
+
+    /// A lane's header line: band, instant markers, title.
+    fn lane_header(&self, out: &mut String, lane: &Lane, thread: &Thread, top: f64) {
+        let t = theme(self.dark);
+        let width = self.model.view.width;
         let _ = write!(
             out,
             r#"<rect y="{top}" width="{width}" height="{}" fill="{}"/><rect y="{top}" width="{width}" height="1" fill="{}"/>"#,
@@ -140,6 +147,13 @@ impl TimelineSvg<'_> {
             t.lane_text,
             escape(title)
         );
+    }
+
+    /// A lane's visible rows: one box per rectangle, with its label when
+    /// it fits.
+    fn rows(&self, out: &mut String, lane: &Lane, thread: &Thread, index: &ThreadIndex) {
+        let t = theme(self.dark);
+        let width = self.model.view.width;
         let visible = self.model.scroll..self.model.scroll + self.model.lanes_height();
         let rows = lane.rows_between(visible.start, visible.end, &LANE);
         let mut rects = Vec::new();
@@ -154,26 +168,18 @@ impl TimelineSvg<'_> {
         let mut label = String::new();
         for r in &rects {
             let k = r.span as usize;
-            let name = thread.spans.name.get(k).map_or("", |&n| self.trace.str(n));
-            let off_cpu = thread
-                .spans
-                .flags
-                .get(k)
-                .is_some_and(|&f| f & SPAN_OFF_CPU != 0);
-            let fill = if off_cpu {
-                t.off_cpu
-            } else {
-                PALETTE[usize::from(colour_of(name))]
+            let id = thread.spans.name.get(k).copied();
+            let name = id.map_or("", |n| self.trace.str(n));
+            let flags = thread.spans.flags.get(k).copied().unwrap_or(0);
+            // The canvas' colour rules, without the search.
+            let fill = match span_fill(flags, id.unwrap_or(0), None) {
+                Fill::OffCpu => t.off_cpu,
+                _ => PALETTE[usize::from(colour_of(name))],
             };
             let y = self
                 .model
                 .screen_y(lane.row_top(usize::from(r.depth), &LANE));
-            let w = f64::from(r.w);
-            let w = if r.count == 1 && w > 3.0 {
-                w - 1.0
-            } else {
-                w.max(1.0)
-            };
+            let w = gapped_width(r.w, r.count);
             let _ = write!(
                 out,
                 r#"<rect x="{:.1}" y="{y}" width="{w:.1}" height="{}" fill="{fill}"/>"#,
@@ -218,11 +224,7 @@ impl TimelineSvg<'_> {
             t.lane_text,
             escape(&counter.name),
             escape(&counter.unit),
-            if hi.fract() == 0.0 && hi.abs() < 1e15 {
-                format!("{hi:.0}")
-            } else {
-                format!("{hi:.2}")
-            }
+            trim_number(hi)
         );
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);

@@ -1,8 +1,11 @@
 //! The chart's raw inputs that Yew does not deliver the way the chart needs:
 //! the wheel (a non-passive listener, so it can stop the page from
-//! scrolling), keys on the window, and size changes of the chart's box.
+//! scrolling), keys on the window, size changes of the chart's box, and the
+//! canvas font finishing loading; and setting them all up once the canvas
+//! is in the page.
 
 use super::{FlameChart, Msg};
+use crate::canvas::paint::Painter;
 use crate::chart::keys::{action_for, KeyAction};
 use crate::chart::Wheel;
 use gloo::events::{EventListener, EventListenerOptions};
@@ -12,9 +15,44 @@ use web_sys::{Element, HtmlCanvasElement, KeyboardEvent, ResizeObserver, WheelEv
 use yew::prelude::*;
 
 impl FlameChart {
+    /// Once the canvas is in the page: the painter, the listeners, the
+    /// size observer, and the canvas font.
+    pub(super) fn start(&mut self, ctx: &Context<Self>) {
+        if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
+            match Painter::new(canvas.clone()) {
+                Ok(painter) => self.painter = Some(painter),
+                Err(e) => gloo::console::error!(e),
+            }
+            self.listen(ctx, &canvas);
+        }
+        self.observe(ctx);
+        let family = crate::browser::CANVAS_FONT_FAMILY;
+        let fonts = [format!("11px '{family}'"), format!("600 11px '{family}'")];
+        // Usually the page's own text has loaded the font already: then
+        // the first frame measures with it, and a second full paint
+        // (every label measured again) right after it is not needed.
+        if !fonts.iter().all(|spec| crate::browser::font_ready(spec)) {
+            let link = ctx.link().clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                for spec in &fonts {
+                    crate::browser::load_font(spec).await;
+                }
+                link.send_message(Msg::FontLoaded);
+            });
+        }
+        // The observer's first report (after the browser's next layout)
+        // sizes the chart and asks for its first frame. Reading the size
+        // here would force that layout of the whole new page into this
+        // task, on top of building it (40 ms and more for a big trace).
+        if self.observer.is_none() {
+            self.resize();
+            self.request_frame(ctx);
+        }
+    }
+
     /// Wheel on the canvas (not passive: it must stop the page from scrolling)
     /// and keys on the window (the chart is the page's only keyboard user).
-    pub(super) fn listen(&mut self, ctx: &Context<Self>, canvas: &HtmlCanvasElement) {
+    fn listen(&mut self, ctx: &Context<Self>, canvas: &HtmlCanvasElement) {
         let link = ctx.link().clone();
         let wheel = EventListener::new_with_options(
             canvas,
@@ -76,7 +114,7 @@ impl FlameChart {
     }
 
     /// Repaints whenever the chart's box changes size.
-    pub(super) fn observe(&mut self, ctx: &Context<Self>) {
+    fn observe(&mut self, ctx: &Context<Self>) {
         let Some(container) = self.container.cast::<Element>() else {
             return;
         };
@@ -86,6 +124,38 @@ impl FlameChart {
             observer.observe(&container);
             self.observer = Some((observer, callback));
         }
+    }
+
+    /// The chart's box changed size.
+    pub(super) fn resized(&mut self, ctx: &Context<Self>) -> bool {
+        self.resize();
+        self.request_frame(ctx);
+        false
+    }
+
+    /// Sizes the model and the canvas to the chart's box.
+    fn resize(&mut self) {
+        let Some(container) = self.container.cast::<Element>() else {
+            return;
+        };
+        let (w, h) = (
+            f64::from(container.client_width()),
+            f64::from(container.client_height()),
+        );
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        self.model.resize(w, h);
+        if let Some(painter) = &mut self.painter {
+            painter.resize(w, h, dpr);
+        }
+    }
+
+    /// The canvas font finished loading: text widths are measured again.
+    pub(super) fn font_loaded(&mut self, ctx: &Context<Self>) -> bool {
+        if let Some(painter) = &mut self.painter {
+            painter.forget_text_widths();
+        }
+        self.request_frame(ctx);
+        false
     }
 }
 

@@ -1,38 +1,39 @@
 //! The flame chart component: owns `canvas#flamechart`, turns pointer, wheel
 //! and keyboard input into [`ChartModel`] changes, repaints on the next
-//! animation frame, and shows the hover [`Tooltip`].
+//! animation frame, and shows the hover [`Tooltip`](super::tooltip::Tooltip).
 //!
 //! Painting happens outside Yew's rendering: a view change only schedules a
 //! frame; Yew re-renders the component only when the hovered item changes
 //! (to swap the tooltip's content).
+//!
+//! This file holds the lifecycle; the rest of the folder: `input` (raw
+//! listeners), `pointer` (carrying out what the pure `chart::gesture`
+//! machine decides), `frame` (one animation frame: keys, hover, painting),
+//! `markup` (the HTML), `lanes_list` (the lanes popover) and `publish`
+//! (the chart's reports to the rest of the page).
 
+mod frame;
 mod input;
 mod lanes_list;
+mod markup;
+mod pointer;
+mod publish;
 
-use super::span_info;
-use super::tooltip::Tooltip;
-use crate::browser::prefers_dark;
-use crate::canvas::colors;
-use crate::canvas::minimap::{self, Minimap, MINIMAP_HEIGHT};
-use crate::canvas::paint::{Frame, Painter};
-use crate::chart::keys::{HeldKeys, KeyAction, Motion, STEP_ZOOM};
-use crate::chart::{ChartModel, HeaderButton, Hit, SpanRef, Track, Wheel, LANE, RULER_HEIGHT};
-use crate::js_api::{self, CounterBox, LaneBox};
+use crate::canvas::minimap::Minimap;
+use crate::canvas::paint::Painter;
+use crate::chart::gesture::{Gesture, MinimapDrag};
+use crate::chart::keys::{HeldKeys, KeyAction, Motion};
+use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
 use crate::state::Loaded;
+use crate::views::lanes::lane_keys;
 use crate::views::{LaneKey, LaneLayout};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
-use lanes_list::LanesList;
+use publish::Publisher;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
+use web_sys::{HtmlElement, ResizeObserver};
 use yew::prelude::*;
-
-/// How far from the left a click on a lane header toggles the lane.
-const LANE_TITLE_PX: f64 = 320.0;
-
-/// Pointer travel (px) after which a press is a drag, not a click.
-const DRAG_THRESHOLD_PX: f64 = 3.0;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -100,21 +101,11 @@ pub enum Msg {
     FontLoaded,
 }
 
-struct Drag {
-    x: f64,
-    y: f64,
-    moved: bool,
-    /// Started on the ruler: selects a time range from this x.
-    range_from: Option<f64>,
-    /// Started on a lane header: moves that lane to where it is dropped.
-    track: Option<Track>,
-}
-
 pub struct FlameChart {
     container: NodeRef,
     minimap: NodeRef,
     /// The minimap is being dragged.
-    minimap_drag: bool,
+    minimap_drag: MinimapDrag,
     /// Paints the minimap, keeping its bands between frames.
     minimap_painter: Minimap,
     canvas: NodeRef,
@@ -125,14 +116,15 @@ pub struct FlameChart {
     painter: Option<Painter>,
     hover: Option<Hit>,
     pointer: Option<(f64, f64)>,
-    drag: Option<Drag>,
+    /// A press of the pointer on the canvas, and what it is becoming.
+    gesture: Gesture,
     keys: HeldKeys,
     last_frame: Option<f64>,
     frame: Option<AnimationFrame>,
     listeners: Vec<EventListener>,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
-    /// Scroll, width, height and theme when lanes were last published to `window.flamedrop`.
-    published: Option<(f64, f64, f64, bool)>,
+    /// What was last reported to the rest of the page.
+    publish: Publisher,
     /// Every lane (threads, then counters) with its title, in trace order:
     /// entry `t` of the first `threads.len()` is thread `t`'s lane.
     all_lanes: Rc<Vec<(LaneKey, String)>>,
@@ -146,41 +138,29 @@ impl Component for FlameChart {
 
     fn create(ctx: &Context<Self>) -> Self {
         let loaded = &ctx.props().loaded;
-        let lanes = loaded
-            .index
-            .iter()
-            .enumerate()
-            .map(|(t, index)| (t, index.depths()));
-        let all_lanes = lane_keys(loaded);
+        let titles: Vec<String> = (0..loaded.trace.threads.len())
+            .map(|t| loaded.thread_title(t))
+            .collect();
+        let all_lanes = lane_keys(&loaded.trace, &titles);
         let mut chart = FlameChart {
             container: NodeRef::default(),
             minimap: NodeRef::default(),
-            minimap_drag: false,
+            minimap_drag: MinimapDrag::default(),
             minimap_painter: Minimap::default(),
             canvas: NodeRef::default(),
             tooltip: NodeRef::default(),
-            model: {
-                let mut model = ChartModel::new(
-                    loaded.duration as f64,
-                    lanes,
-                    loaded.calls.map(|(a, b)| (a as f64, b as f64)),
-                );
-                model.add_counters(loaded.trace.counters.len());
-                model
-            },
-            titles: (0..loaded.trace.threads.len())
-                .map(|t| loaded.thread_title(t))
-                .collect(),
+            model: new_model(loaded),
+            titles,
             painter: None,
             hover: None,
             pointer: None,
-            drag: None,
+            gesture: Gesture::default(),
             keys: HeldKeys::default(),
             last_frame: None,
             frame: None,
             listeners: Vec::new(),
             observer: None,
-            published: None,
+            publish: Publisher::default(),
             all_lanes: Rc::new(all_lanes),
             lanes_open: false,
         };
@@ -205,207 +185,24 @@ impl Component for FlameChart {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        let loaded = ctx.props().loaded.clone();
         match msg {
-            Msg::Resize => {
-                self.resize();
-                self.request_frame(ctx);
-                false
-            }
-            Msg::Frame(time) => {
-                self.frame = None;
-                if self.keys.any() {
-                    let dt = self.last_frame.map_or(16.0, |last| time - last);
-                    let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
-                    self.keys.apply(&mut self.model, dt, anchor);
-                    self.last_frame = Some(time);
-                    self.request_frame(ctx);
-                } else {
-                    self.last_frame = None;
-                }
-                let hover_changed = self.rehover(&loaded);
-                let props = ctx.props();
-                self.paint(
-                    &loaded,
-                    props.selected,
-                    props.highlight.as_deref(),
-                    props.marks.as_deref(),
-                    props.range,
-                );
-                hover_changed
-            }
+            Msg::Resize => self.resized(ctx),
+            Msg::Frame(time) => self.on_frame(ctx, time),
             Msg::Wheel(wheel) => {
                 self.model.wheel(wheel);
                 self.request_frame(ctx);
-                self.rehover(&loaded)
+                self.rehover(&ctx.props().loaded)
             }
-            Msg::Down { x, y, pointer } => {
-                if let Some(canvas) = self.canvas.cast::<Element>() {
-                    let _ = canvas.set_pointer_capture(pointer);
-                }
-                // A header (away from its buttons) drags its lane.
-                let track = self
-                    .model
-                    .track_at(y)
-                    .filter(|&(_, header)| {
-                        header && HeaderButton::at(self.model.view.width, x).is_none()
-                    })
-                    .map(|(track, _)| track);
-                self.drag = Some(Drag {
-                    x,
-                    y,
-                    moved: false,
-                    range_from: (y < RULER_HEIGHT).then_some(x),
-                    track,
-                });
-                false
-            }
-            Msg::Move { x, y } => {
-                self.pointer = Some((x, y));
-                if let Some(drag) = &mut self.drag {
-                    if drag.range_from.is_some() {
-                        drag.x = x;
-                        drag.moved = true;
-                        self.request_frame(ctx);
-                        return false;
-                    }
-                    let (dx, dy) = (x - drag.x, y - drag.y);
-                    if drag.track.is_some() {
-                        if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
-                            drag.moved = true;
-                            self.set_cursor("grabbing");
-                            self.request_frame(ctx);
-                        }
-                        return false;
-                    }
-                    if drag.moved || dx.hypot(dy) > DRAG_THRESHOLD_PX {
-                        drag.moved = true;
-                        self.model.pan_px(-dx);
-                        self.model.scroll_by(-dy);
-                        drag.x = x;
-                        drag.y = y;
-                        self.set_cursor("grabbing");
-                        self.request_frame(ctx);
-                    }
-                    return false;
-                }
-                let changed = self.rehover(&loaded);
-                if changed {
-                    self.request_frame(ctx); // the hover outline moves
-                } else {
-                    self.place_tooltip();
-                }
-                changed
-            }
-            Msg::Up { x, y } => {
-                let Some(drag) = self.drag.take() else {
-                    return false;
-                };
-                self.set_cursor("");
-                if let Some(from) = drag.range_from {
-                    let (a, b) = (from.min(x), from.max(x));
-                    let range = ((b - a) > DRAG_THRESHOLD_PX).then(|| {
-                        let at =
-                            |px: f64| loaded.origin + self.model.view.time_at(px).round() as i64;
-                        (at(a), at(b))
-                    });
-                    ctx.props().on_range.emit(range);
-                    self.request_frame(ctx);
-                    return false;
-                }
-                if let (Some(track), true) = (drag.track, drag.moved) {
-                    self.drop_track(ctx, track, y);
-                    return false;
-                }
-                if !drag.moved {
-                    if let Some((track, true)) = self.model.track_at(y) {
-                        if let Some(button) = HeaderButton::at(self.model.view.width, x) {
-                            self.header_button(ctx, track, button);
-                            return false;
-                        }
-                    }
-                    let hit =
-                        self.model
-                            .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y);
-                    let span = match hit {
-                        Some(Hit::Span(s)) => Some(s),
-                        _ => None,
-                    };
-                    // A click on a lane's title collapses or expands the lane.
-                    if hit.is_none() && x < LANE_TITLE_PX {
-                        let header = self.model.hit_lane(y).filter(|(_, row)| row.is_none());
-                        if let Some(thread) = header.map(|(lane, _)| lane.thread) {
-                            self.model.toggle_lane(thread);
-                            self.published = None;
-                            self.request_frame(ctx);
-                            return false;
-                        }
-                    }
-                    ctx.props().on_select.emit(span);
-                }
-                false
-            }
-            Msg::Leave => {
-                self.pointer = None;
-                let changed = self.hover.take().is_some();
-                if changed {
-                    self.request_frame(ctx);
-                }
-                changed
-            }
-            Msg::DoubleClick { x, y } => {
-                if let Some(Hit::Span(s)) =
-                    self.model
-                        .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y)
-                {
-                    self.zoom_to(&loaded, s);
-                    self.request_frame(ctx);
-                }
-                false
-            }
+            Msg::Down { x, y, pointer } => self.pointer_down(x, y, pointer),
+            Msg::Move { x, y } => self.pointer_moved(ctx, x, y),
+            Msg::Up { x, y } => self.pointer_up(ctx, x, y),
+            Msg::Leave => self.pointer_left(ctx),
+            Msg::DoubleClick { x, y } => self.double_click(ctx, x, y),
             // Keys belong to the open view: a hidden chart ignores them.
             Msg::Key(_) if ctx.props().hidden => false,
-            Msg::Key(action) => {
-                let anchor = self.pointer.map_or(self.model.view.width / 2.0, |p| p.0);
-                match action {
-                    KeyAction::Hold(m) => {
-                        if !self.keys.press(m) {
-                            return false;
-                        }
-                    }
-                    KeyAction::ZoomInStep => self.model.zoom_at(STEP_ZOOM, anchor),
-                    KeyAction::ZoomOutStep => self.model.zoom_at(1.0 / STEP_ZOOM, anchor),
-                    KeyAction::Reset => self.model.reset(),
-                    KeyAction::ClearSelection => ctx.props().on_select.emit(None),
-                }
-                self.request_frame(ctx);
-                false
-            }
-            Msg::Minimap(x, pressed) => {
-                match pressed {
-                    Some(true) => self.minimap_drag = true,
-                    Some(false) if !self.minimap_drag => return false,
-                    Some(false) => {}
-                    None => {
-                        self.minimap_drag = false;
-                        return false;
-                    }
-                }
-                // Centre the window on the time under the pointer.
-                let width = self.model.view.width.max(1.0);
-                let t = x / width * loaded.duration.max(1) as f64;
-                let half = self.model.view.duration() / 2.0;
-                self.model.show(t - half, t + half);
-                self.request_frame(ctx);
-                false
-            }
-            Msg::FontLoaded => {
-                if let Some(painter) = &mut self.painter {
-                    painter.forget_text_widths();
-                }
-                self.request_frame(ctx);
-                false
-            }
+            Msg::Key(action) => self.key(ctx, action),
+            Msg::Minimap(x, pressed) => self.minimap(ctx, x, pressed),
+            Msg::FontLoaded => self.font_loaded(ctx),
             Msg::LanesOpen(open) => {
                 self.lanes_open = open;
                 true
@@ -422,122 +219,18 @@ impl Component for FlameChart {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let at = |e: &MouseEvent| (f64::from(e.offset_x()), f64::from(e.offset_y()));
-        let down = link.batch_callback(move |e: PointerEvent| {
-            (e.button() == 0).then(|| {
-                let (x, y) = at(&e);
-                Msg::Down {
-                    x,
-                    y,
-                    pointer: e.pointer_id(),
-                }
-            })
-        });
-        let moved = link.callback(move |e: PointerEvent| {
-            let (x, y) = at(&e);
-            Msg::Move { x, y }
-        });
-        let up = link.callback(move |e: PointerEvent| {
-            let (x, y) = at(&e);
-            Msg::Up { x, y }
-        });
-        let leave = link.callback(|_: PointerEvent| Msg::Leave);
-        let dbl = link.callback(move |e: MouseEvent| {
-            let (x, y) = at(&e);
-            Msg::DoubleClick { x, y }
-        });
-        let tooltip = self
-            .hover
-            .filter(|_| self.drag.is_none())
-            .and_then(|h| span_info::hit(&ctx.props().loaded, h));
-        let empty = no_timeline(&ctx.props().loaded.trace);
-        let layout = &ctx.props().lanes;
-        let hidden_count = self
-            .all_lanes
-            .iter()
-            .filter(|(k, _)| layout.is_hidden(k))
-            .count();
-        let lanes_label = if hidden_count == 0 {
-            "Lanes".to_owned()
-        } else {
-            format!("Lanes ({hidden_count} hidden)")
-        };
-        let open = self.lanes_open;
         html! {
             <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
-            <div class="toolbar timeline-toolbar">
-                <button type="button" id="lanes-button" class="button" aria-haspopup="dialog"
-                    aria-expanded={open.to_string()} aria-controls="lanes-list"
-                    title="Show, hide and reorder lanes"
-                    onclick={link.callback(move |_| Msg::LanesOpen(!open))}>{ lanes_label }</button>
-                if open {
-                    <LanesList all={self.all_lanes.clone()} layout={layout.clone()}
-                        on_change={ctx.props().on_lanes.clone()}
-                        on_close={link.callback(|_| Msg::LanesOpen(false))} />
-                }
-            </div>
-            <canvas id="minimap" class={classes!("minimap", minimap::is_empty(&ctx.props().loaded.trace).then_some("hidden"))} ref={self.minimap.clone()}
-                aria-label="Minimap of the whole trace; drag to move the visible window"
-                onpointerdown={link.callback(|e: PointerEvent| {
-                    if let Some(t) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) {
-                        let _ = t.set_pointer_capture(e.pointer_id());
-                    }
-                    Msg::Minimap(f64::from(e.offset_x()), Some(true))
-                })}
-                onpointermove={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), Some(false)))}
-                onpointerup={link.callback(|e: PointerEvent| Msg::Minimap(f64::from(e.offset_x()), None))} />
-            <div class="chart" ref={self.container.clone()}>
-                <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
-                    aria-label="Flame chart: one lane per thread, time runs left to right"
-                    onpointerdown={down} onpointermove={moved} onpointerup={up}
-                    onpointerleave={leave} ondblclick={dbl} />
-                if let Some(info) = tooltip {
-                    <Tooltip info={info} node={self.tooltip.clone()} />
-                }
-                if let Some(why) = empty {
-                    <p class="note timeline-empty" id="no-timeline" role="status">{ why }</p>
-                }
-                <div class="chart-hint">
-                    { "wheel or W/S: zoom · drag or A/D: pan · shift+wheel or ↑/↓: scroll · drag on the ruler: range · drag a lane header: move it · 0: reset · click: details · ?: help" }
-                </div>
-            </div>
+                { self.toolbar(ctx) }
+                { self.minimap_canvas(ctx) }
+                { self.chart(ctx) }
             </div>
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
         if first_render {
-            if let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() {
-                match Painter::new(canvas.clone()) {
-                    Ok(painter) => self.painter = Some(painter),
-                    Err(e) => gloo::console::error!(e),
-                }
-                self.listen(ctx, &canvas);
-            }
-            self.observe(ctx);
-            let family = crate::browser::CANVAS_FONT_FAMILY;
-            let fonts = [format!("11px '{family}'"), format!("600 11px '{family}'")];
-            // Usually the page's own text has loaded the font already: then
-            // the first frame measures with it, and a second full paint
-            // (every label measured again) right after it is not needed.
-            if !fonts.iter().all(|spec| crate::browser::font_ready(spec)) {
-                let link = ctx.link().clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    for spec in &fonts {
-                        crate::browser::load_font(spec).await;
-                    }
-                    link.send_message(Msg::FontLoaded);
-                });
-            }
-            // The observer's first report (after the browser's next layout)
-            // sizes the chart and asks for its first frame. Reading the size
-            // here would force that layout of the whole new page into this
-            // task, on top of building it (40 ms and more for a big trace).
-            if self.observer.is_none() {
-                self.resize();
-                self.request_frame(ctx);
-            }
+            self.start(ctx);
         }
         self.place_tooltip();
     }
@@ -549,130 +242,28 @@ impl Component for FlameChart {
     }
 }
 
-/// Why the timeline is empty, when no thread has a call to place in time:
-/// the decoder's own reason (its `timeline` metadata) when it gave one.
-fn no_timeline(trace: &flamedrop_core::Trace) -> Option<String> {
-    if trace.threads.iter().any(|t| !t.spans.is_empty()) {
-        return None;
-    }
-    let reason = trace
-        .metadata
+/// The chart model of a loaded trace: one lane per thread, then its counters.
+fn new_model(loaded: &Loaded) -> ChartModel {
+    let lanes = loaded
+        .index
         .iter()
-        .find(|(key, _)| key == "timeline")
-        .map_or("this trace holds no calls to place in time", |(_, why)| {
-            why.trim_start_matches("no timeline: ")
-        });
-    Some(format!(
-        "No timeline — {reason}. The Flame graph, Sandwich and Call tree views and the Tables tab show what it holds."
-    ))
-}
-
-/// Every lane's key and title (threads, then counter tracks, in trace
-/// order). A thread id that two threads share gets the thread index
-/// appended, so no lane is lost.
-fn lane_keys(loaded: &Loaded) -> Vec<(LaneKey, String)> {
-    let trace = &loaded.trace;
-    let mut all: Vec<(LaneKey, String)> =
-        Vec::with_capacity(trace.threads.len() + trace.counters.len());
-    let mut ids: Vec<&str> = trace.threads.iter().map(|t| t.id.as_str()).collect();
-    ids.sort_unstable();
-    for (t, thread) in trace.threads.iter().enumerate() {
-        let twice = ids.binary_search(&thread.id.as_str()).is_ok_and(|i| {
-            ids.get(i + 1) == Some(&thread.id.as_str())
-                || (i > 0 && ids.get(i - 1) == Some(&thread.id.as_str()))
-        });
-        let key = if twice {
-            LaneKey::Thread(format!("{}#{t}", thread.id))
-        } else {
-            LaneKey::Thread(thread.id.clone())
-        };
-        all.push((key, loaded.thread_title(t)));
-    }
-    for (c, counter) in trace.counters.iter().enumerate() {
-        all.push((
-            LaneKey::Counter(c),
-            format!("{} ({})", counter.name, counter.unit),
-        ));
-    }
-    all
+        .enumerate()
+        .map(|(t, index)| (t, index.depths()));
+    let mut model = ChartModel::new(
+        loaded.duration as f64,
+        lanes,
+        loaded.calls.map(|(a, b)| (a as f64, b as f64)),
+    );
+    model.add_counters(loaded.trace.counters.len());
+    model
 }
 
 impl FlameChart {
-    fn keys(&self) -> Vec<LaneKey> {
-        self.all_lanes.iter().map(|(k, _)| k.clone()).collect()
-    }
-
     /// Shows the lanes `layout` keeps, in its order.
     fn arrange(&mut self, layout: &LaneLayout) {
-        let (mut threads, mut counters) = (Vec::new(), Vec::new());
-        for key in layout.arranged(&self.keys()) {
-            if layout.is_hidden(&key) {
-                continue;
-            }
-            match key {
-                LaneKey::Counter(c) => counters.push(c),
-                thread => threads.extend(self.all_lanes.iter().position(|(k, _)| *k == thread)),
-            }
-        }
+        let (threads, counters) = layout.shown(&self.all_lanes);
         self.model.arrange(&threads, &counters);
-        self.published = None;
-    }
-
-    fn key_of(&self, track: Track) -> Option<LaneKey> {
-        match track {
-            Track::Thread(t) => self.all_lanes.get(t).map(|(k, _)| k.clone()),
-            Track::Counter(c) => Some(LaneKey::Counter(c)),
-        }
-    }
-
-    /// A click on a header's move-up, move-down or hide button.
-    fn header_button(&mut self, ctx: &Context<Self>, track: Track, button: HeaderButton) {
-        let Some(key) = self.key_of(track) else {
-            return;
-        };
-        let mut layout = ctx.props().lanes.clone();
-        let keys = self.keys();
-        match button {
-            HeaderButton::Up => layout.move_by(&keys, &key, -1),
-            HeaderButton::Down => layout.move_by(&keys, &key, 1),
-            HeaderButton::Hide => layout.set_hidden(&key, true),
-        }
-        ctx.props().on_lanes.emit(layout);
-    }
-
-    /// A lane dragged by its header was dropped at canvas y: it takes the
-    /// place of the lane there.
-    fn drop_track(&mut self, ctx: &Context<Self>, track: Track, y: f64) {
-        self.set_cursor("");
-        self.request_frame(ctx);
-        let (Some(key), Some((target, _))) = (self.key_of(track), self.model.track_at(y)) else {
-            return;
-        };
-        let Some(target) = self.key_of(target) else {
-            return;
-        };
-        let mut layout = ctx.props().lanes.clone();
-        let keys = self.keys();
-        let Some(to) = layout.arranged(&keys).iter().position(|k| *k == target) else {
-            return;
-        };
-        layout.move_to(&keys, &key, to);
-        ctx.props().on_lanes.emit(layout);
-    }
-
-    fn resize(&mut self) {
-        let Some(container) = self.container.cast::<Element>() else {
-            return;
-        };
-        let (w, h) = (
-            f64::from(container.client_width()),
-            f64::from(container.client_height()),
-        );
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        self.model.resize(w, h);
-        if let Some(painter) = &mut self.painter {
-            painter.resize(w, h, dpr);
-        }
+        self.publish.lanes_changed();
     }
 
     fn request_frame(&mut self, ctx: &Context<Self>) {
@@ -682,179 +273,6 @@ impl FlameChart {
                 link.send_message(Msg::Frame(time))
             }));
         }
-    }
-
-    /// The range being dragged, else the selected one, as view offsets.
-    fn shown_range(&self, loaded: &Loaded, range: Option<(i64, i64)>) -> Option<(f64, f64)> {
-        if let Some(Drag {
-            range_from: Some(from),
-            x,
-            ..
-        }) = &self.drag
-        {
-            let (a, b) = (self.model.view.time_at(*from), self.model.view.time_at(*x));
-            return Some((a.min(b), a.max(b)));
-        }
-        range.map(|(a, b)| ((a - loaded.origin) as f64, (b - loaded.origin) as f64))
-    }
-
-    fn paint(
-        &mut self,
-        loaded: &Loaded,
-        selected: Option<SpanRef>,
-        highlight: Option<&crate::highlight::Highlight>,
-        marks: Option<&Vec<bool>>,
-        range: Option<(i64, i64)>,
-    ) {
-        let shown = self.shown_range(loaded, range);
-        let Some(painter) = &mut self.painter else {
-            return;
-        };
-        let dark = prefers_dark();
-        let frame = Frame {
-            loaded,
-            model: &self.model,
-            hover: self.hover,
-            selected,
-            titles: &self.titles,
-            dark,
-            highlight,
-            marks: marks.map(Vec::as_slice),
-            range: shown,
-            drop_at: match &self.drag {
-                Some(Drag {
-                    track: Some(_),
-                    moved: true,
-                    ..
-                }) => self.pointer.map(|p| p.1),
-                _ => None,
-            },
-        };
-        crate::export_view::remember_chart(&self.model);
-        if painter.paint(&frame) && js_api::awaiting_first_draw() {
-            js_api::first_draw();
-        }
-        self.paint_minimap(loaded, dark);
-        let key = (
-            self.model.scroll,
-            self.model.view.width,
-            self.model.height,
-            dark,
-        );
-        if self.published != Some(key) {
-            self.published = Some(key);
-            let lanes = self
-                .model
-                .lanes
-                .iter()
-                .map(|lane| LaneBox {
-                    thread_id: loaded
-                        .trace
-                        .threads
-                        .get(lane.thread)
-                        .map_or_else(String::new, |t| t.id.clone()),
-                    top: self.model.screen_y(lane.top),
-                    height: lane.height,
-                })
-                .collect();
-            let counters = self
-                .model
-                .counters
-                .iter()
-                .filter_map(|track| {
-                    let counter = loaded.trace.counters.get(track.counter)?;
-                    Some(CounterBox {
-                        name: counter.name.clone(),
-                        unit: counter.unit.clone(),
-                        top: self.model.screen_y(track.top),
-                        header: LANE.header,
-                        height: track.height,
-                    })
-                })
-                .collect();
-            js_api::set_lanes(lanes, counters, colors::theme(dark).background);
-        }
-    }
-
-    fn paint_minimap(&mut self, loaded: &Loaded, dark: bool) {
-        let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
-            return;
-        };
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let width = self.model.view.width;
-        let (w, h) = (
-            (width * dpr).round().max(1.0) as u32,
-            (MINIMAP_HEIGHT * dpr).round() as u32,
-        );
-        if canvas.width() != w || canvas.height() != h {
-            canvas.set_width(w);
-            canvas.set_height(h);
-        }
-        let Some(g) = crate::browser::context_2d(&canvas) else {
-            return;
-        };
-        let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        self.minimap_painter
-            .paint(&g, (w, h), dpr, loaded, &self.model, dark);
-    }
-
-    /// Recomputes what is under the pointer; true if it changed.
-    fn rehover(&mut self, loaded: &Loaded) -> bool {
-        let hit = self.pointer.and_then(|(x, y)| {
-            self.model
-                .hit(&loaded.trace.threads, &loaded.index, loaded.origin, x, y)
-        });
-        if hit == self.hover {
-            return false;
-        }
-        self.hover = hit;
-        true
-    }
-
-    fn zoom_to(&mut self, loaded: &Loaded, s: SpanRef) {
-        let Some(thread) = loaded.trace.threads.get(s.thread) else {
-            return;
-        };
-        let k = s.span as usize;
-        let (Some(&start), Some(&end)) = (thread.spans.start.get(k), thread.spans.end.get(k))
-        else {
-            return;
-        };
-        let (start, end) = ((start - loaded.origin) as f64, (end - loaded.origin) as f64);
-        let pad = ((end - start) * 0.05).max(1.0);
-        self.model.show(start - pad, end + pad);
-    }
-
-    /// Puts the tooltip beside the pointer, flipped to stay inside the chart.
-    fn place_tooltip(&self) {
-        let (Some(tip), Some(container), Some((x, y))) = (
-            self.tooltip.cast::<HtmlElement>(),
-            self.container.cast::<HtmlElement>(),
-            self.pointer,
-        ) else {
-            return;
-        };
-        let (tw, th) = (
-            f64::from(tip.offset_width()),
-            f64::from(tip.offset_height()),
-        );
-        let (cw, ch) = (
-            f64::from(container.client_width()),
-            f64::from(container.client_height()),
-        );
-        let left = if x + 16.0 + tw > cw {
-            x - tw - 12.0
-        } else {
-            x + 16.0
-        };
-        let top = if y + 18.0 + th > ch {
-            y - th - 10.0
-        } else {
-            y + 18.0
-        };
-        let style = tip.style();
-        let _ = style.set_property("left", &format!("{}px", left.max(0.0).round()));
-        let _ = style.set_property("top", &format!("{}px", top.max(0.0).round()));
     }
 
     fn set_cursor(&self, cursor: &str) {
