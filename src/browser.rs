@@ -39,30 +39,19 @@ pub fn body() -> Option<web_sys::HtmlElement> {
     web_sys::window()?.document()?.body()
 }
 
-/// True when the page is dark: the theme toggle's choice
-/// (`<html data-theme>`), else the OS colour scheme.
-pub fn prefers_dark() -> bool {
-    match theme_choice().as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|m| m.matches()),
-    }
+/// True when the OS asks for a dark colour scheme (the page's theme until
+/// the toggle chooses one).
+pub fn os_prefers_dark() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// Where the theme choice is remembered between visits.
 const THEME_KEY: &str = "flamedrop-theme";
 
-/// The theme chosen with the toggle, if any.
-pub fn theme_choice() -> Option<String> {
-    web_sys::window()?
-        .document()?
-        .document_element()?
-        .get_attribute("data-theme")
-}
-
-/// Chooses `theme` (`dark` or `light`) for the page and remembers it.
+/// Shows the page in `theme` (`dark` or `light`, for the style sheet) and
+/// remembers it.
 pub fn choose_theme(theme: &str) {
     let Some(window) = web_sys::window() else {
         return;
@@ -72,16 +61,6 @@ pub fn choose_theme(theme: &str) {
     }
     if let Ok(Some(storage)) = window.local_storage() {
         let _ = storage.set_item(THEME_KEY, theme);
-    }
-}
-
-/// Applies the theme remembered from an earlier visit.
-pub fn restore_theme() {
-    let remembered = web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(THEME_KEY).ok().flatten());
-    if let Some(theme) = remembered.filter(|t| t == "dark" || t == "light") {
-        choose_theme(&theme);
     }
 }
 

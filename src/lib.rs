@@ -34,12 +34,3 @@ pub mod script_api;
 pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
-
-// Old paths still used by the timeline's files until they are re-laid out
-// (they are being split on another branch).
-#[cfg(target_arch = "wasm32")]
-pub use app::export as export_view;
-#[cfg(target_arch = "wasm32")]
-pub use script_api as js_api;
-pub use view_model::highlight;
-pub use view_model::loaded as state;

@@ -13,12 +13,6 @@ fn element(id: &str) -> Option<Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
-/// Keeps the timeline's state as painted, for its SVG (until the timeline
-/// reports it through a prop).
-pub fn remember_chart(model: &crate::chart::ChartModel) {
-    crate::script_api::remember_chart(model);
-}
-
 /// Downloads the open view as `png` or `svg`.
 pub fn download(page: &PageState, snapshot: &Snapshot, kind: &str) -> Result<(), String> {
     let Some(loaded) = &page.trace else {
@@ -32,7 +26,7 @@ pub fn download(page: &PageState, snapshot: &Snapshot, kind: &str) -> Result<(),
             views,
             comparison: page.compare.compared.as_deref(),
             chart: snapshot.chart.as_ref(),
-            dark: page.dark,
+            colouring: page.colouring,
             width: crate::browser::client_width(views.view.canvas_id()),
         })?;
         format!(

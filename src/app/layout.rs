@@ -7,6 +7,7 @@ use super::page::{PageState, Phase};
 use super::{App, Gathering, Msg};
 use crate::components::aggregate::Aggregate;
 use crate::components::compare::ComparePanel;
+use crate::components::flamechart::publish::OnReport;
 use crate::components::flamechart::FlameChart;
 use crate::components::header::ViewControls;
 use crate::components::help::Help;
@@ -23,7 +24,7 @@ use yew::html::Scope;
 use yew::prelude::*;
 
 /// The whole page.
-pub fn page(page: &PageState, dragging: bool, link: &Scope<App>) -> Html {
+pub fn page(page: &PageState, dragging: bool, on_report: &OnReport, link: &Scope<App>) -> Html {
     let drag_over = link.callback(|e: DragEvent| {
         e.prevent_default(); // without this the browser never fires `drop`
         Msg::DragOver(true)
@@ -64,7 +65,7 @@ pub fn page(page: &PageState, dragging: bool, link: &Scope<App>) -> Html {
                 <input id="open-files" class="visually-hidden" type="file" multiple=true onchange={picked.clone()} />
                 <input id="open-folder" class="visually-hidden" type="file" webkitdirectory=true multiple=true onchange={picked} />
             </header>
-            <main class="main">{ body(page, &phase, link) }</main>
+            <main class="main">{ body(page, &phase, on_report, link) }</main>
             if page.help { <Help on_close={link.callback(|_| Msg::Help(false))} /> }
             <div class="drop-overlay" aria-hidden="true">{ "Drop to open — files stay on this computer" }</div>
         </div>
@@ -79,8 +80,8 @@ fn controls(page: &PageState, link: &Scope<App>) -> Html {
             <ViewControls view={page.views.view} search={page.views.search.clone()} count={page.count.clone()}
                 on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
                 on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
-                by_group={page.by_group} on_colour={link.callback(|_| Msg::ToggleColour)}
-                next_theme={if page.dark { "light" } else { "dark" }}
+                by_group={page.colouring.by_group} on_colour={link.callback(|_| Msg::ToggleColour)}
+                next_theme={if page.colouring.dark { "light" } else { "dark" }}
                 diff={c.compared.is_some()} />
             <ComparePanel open={c.panel}
                 label={c.compared.as_ref().map(|l| l.new.label.clone())}
@@ -91,7 +92,7 @@ fn controls(page: &PageState, link: &Scope<App>) -> Html {
 }
 
 /// Below the top bar: what the phase calls for.
-fn body(page: &PageState, phase: &Phase, link: &Scope<App>) -> Html {
+fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>) -> Html {
     let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
     let on_load_anyway = page
         .main
@@ -106,27 +107,29 @@ fn body(page: &PageState, phase: &Phase, link: &Scope<App>) -> Html {
         Phase::Loading(progress) => html! {
             <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
         },
-        Phase::Ready(loaded) => workspace(page, loaded, link),
+        Phase::Ready(loaded) => workspace(page, loaded, on_report, link),
     }
 }
 
 /// The timeline, the aggregated views and the sidebar.
-fn workspace(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
+fn workspace(
+    page: &PageState,
+    loaded: &Rc<Loaded>,
+    on_report: &OnReport,
+    link: &Scope<App>,
+) -> Html {
     let views = &page.views;
-    // Until the timeline takes theme and colouring as props: a value that
-    // changes when either does, so it repaints.
-    let generation = u32::from(page.dark) + 2 * u32::from(page.by_group);
     html! {
         <div class="workspace" data-view={views.view.name()}>
             <FlameChart key={page.main.load()} loaded={loaded.clone()} selected={page.selected}
                 on_select={link.callback(Msg::Select)} focus={page.focus}
                 hidden={views.view != View::Timeline} highlight={page.highlight.clone()} marks={page.marks.clone()}
-                {generation} range={views.range}
+                colouring={page.colouring} on_report={on_report.clone()} range={views.range}
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
                 lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))} />
             if views.view != View::Timeline {
                 <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
-                    compare={page.compare.compared.clone()} dark={page.dark}
+                    compare={page.compare.compared.clone()} colouring={page.colouring}
                     on_change={link.callback(Msg::Views)} reveal={page.reveal} />
             }
             <Sidebar loaded={loaded.clone()} selected={page.selected} tab={page.tab}

@@ -14,6 +14,7 @@ pub mod page;
 use crate::browser;
 use crate::chart::SpanRef;
 use crate::components::compare::CompareRequest;
+use crate::components::flamechart::publish::{ChartReport, OnReport};
 use crate::components::sidebar::Tab;
 use crate::loading::client::start_spares;
 use crate::loading::dropped::Dropped;
@@ -94,6 +95,8 @@ pub struct App {
     limits: Limits,
     /// What `window.flamedrop` reads; the app is its only writer.
     published: Published,
+    /// Where the timeline's reports go: into `published`.
+    on_report: OnReport,
     _keys: Option<EventListener>,
 }
 
@@ -108,11 +111,10 @@ impl Component for App {
             ctx.link().send_message(demo_request(&name));
         }
         let published = Published::default();
-        script_api::connect_chart(&published);
         App {
             page: PageState::new(
                 ViewState::from_fragment(&browser::fragment()),
-                browser::prefers_dark(),
+                browser::os_prefers_dark(),
             ),
             dragging: false,
             limits: Limits {
@@ -120,6 +122,7 @@ impl Component for App {
                 watchdog_ms: budget::watchdog_override_ms(),
                 workers: workers_override(),
             },
+            on_report: chart_reports(&published),
             published,
             _keys: keys::listen(ctx.link().callback(Msg::Key)),
         }
@@ -132,7 +135,7 @@ impl Component for App {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        layout::page(&self.page, self.dragging, ctx.link())
+        layout::page(&self.page, self.dragging, &self.on_report, ctx.link())
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
@@ -204,12 +207,12 @@ impl App {
                 browser::set_fragment(&page.views.to_fragment());
             }
             Msg::ToggleTheme => {
-                page.dark = !page.dark;
-                browser::choose_theme(if page.dark { "dark" } else { "light" });
+                let dark = !page.colouring.dark;
+                page.colouring.dark = dark;
+                browser::choose_theme(if dark { "dark" } else { "light" });
             }
             Msg::ToggleColour => {
-                page.by_group = !page.by_group;
-                crate::canvas::colors::set_colour_by_group(page.by_group);
+                page.colouring.by_group = !page.colouring.by_group;
             }
             Msg::Help(open) => page.help = open,
             Msg::Key(key) => return keys::on_key(page, ctx.link(), &key),
@@ -222,6 +225,20 @@ impl App {
         }
         true
     }
+}
+
+/// Keeps what the timeline reports in the snapshot scripts and the SVG
+/// export read.
+fn chart_reports(published: &Published) -> OnReport {
+    let published = published.clone();
+    OnReport(Rc::new(move |report| {
+        let mut snapshot = published.borrow_mut();
+        match report {
+            ChartReport::Window(model) => snapshot.remember_chart(model),
+            ChartReport::FirstDraw => snapshot.first_draw(),
+            ChartReport::Lanes(lanes, counters) => snapshot.set_lanes(lanes, counters),
+        }
+    }))
 }
 
 /// The message that opens the demo the page's URL names (or says there is

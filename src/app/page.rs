@@ -4,6 +4,7 @@
 //! and the theme. The components get it as props; `window.flamedrop` reads
 //! a copy the app publishes after each change ([`PageState::publish`]).
 
+use crate::canvas::colors::Colouring;
 use crate::chart::SpanRef;
 use crate::components::sidebar::Tab;
 use crate::loading::slot::{LoadSlot, Progress};
@@ -69,10 +70,8 @@ pub struct PageState {
     pub count: Option<Result<MatchCount, String>>,
     /// The last search jump in a tree view: (node, bump).
     pub reveal: Option<(u32, u32)>,
-    /// The page is dark.
-    pub dark: bool,
-    /// Calls are coloured by their group (module, library, class).
-    pub by_group: bool,
+    /// The theme and how calls are coloured.
+    pub colouring: Colouring,
     pub help: bool,
 }
 
@@ -97,8 +96,10 @@ impl PageState {
             marks: None,
             count: None,
             reveal: None,
-            dark,
-            by_group: false,
+            colouring: Colouring {
+                dark,
+                by_group: false,
+            },
             help: false,
         }
     }
@@ -167,6 +168,6 @@ impl PageState {
         snapshot.comparison.clone_from(&self.compare.compared);
         snapshot.views.clone_from(&self.views);
         snapshot.highlight.clone_from(&self.highlight);
-        snapshot.dark = self.dark;
+        snapshot.colouring = self.colouring;
     }
 }

@@ -18,23 +18,19 @@ pub fn palette_index(name: &str) -> u8 {
     ((hash ^ (hash >> 16)) % PALETTE.len() as u32) as u8
 }
 
-/// How calls are coloured: by their own name, or by what they belong to
-/// (module, library, class, namespace), so one library reads as one colour.
-static BY_GROUP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Colours by group (`true`) or by name.
-pub fn set_colour_by_group(by_group: bool) {
-    BY_GROUP.store(by_group, std::sync::atomic::Ordering::Relaxed);
+/// How the page is painted: the theme, and whether calls are coloured by
+/// their own name or by what they belong to (module, library, class,
+/// namespace), so one library reads as one colour. The page's state holds
+/// it; painters get it as a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Colouring {
+    pub dark: bool,
+    pub by_group: bool,
 }
 
-/// True when colouring by group.
-pub fn colour_by_group() -> bool {
-    BY_GROUP.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// The palette slot of a call named `name` under the current colouring.
-pub fn colour_of(name: &str) -> u8 {
-    if colour_by_group() {
+/// The palette slot of a call named `name`, by its group or by its name.
+pub fn colour_of(name: &str, by_group: bool) -> u8 {
+    if by_group {
         palette_index(group_of(name))
     } else {
         palette_index(name)

@@ -74,7 +74,7 @@ impl PaletteSlots {
         match self.slots.get_mut(name as usize) {
             Some(slot) if *slot != UNKNOWN => usize::from(*slot),
             Some(slot) => {
-                *slot = colors::colour_of(trace.str(name));
+                *slot = colors::colour_of(trace.str(name), self.by_group);
                 usize::from(*slot)
             }
             None => 0,

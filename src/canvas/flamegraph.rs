@@ -30,6 +30,8 @@ pub struct FlameFrame<'a> {
     pub marks: Option<&'a [bool]>,
     pub hover: Option<u32>,
     pub dark: bool,
+    /// Calls are coloured by their group rather than their name.
+    pub by_group: bool,
     /// Per node: its fill, instead of the colour of its name.
     pub fills: Option<&'a [String]>,
     /// Outline every node of this function.
@@ -81,7 +83,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &FlameFrame) {
         let fill = match f.fills.and_then(|fills| fills.get(r.node as usize)) {
             _ if dimmed => theme.off_cpu,
             Some(fill) => fill.as_str(),
-            None => PALETTE[usize::from(colour_of(name))],
+            None => PALETTE[usize::from(colour_of(name, f.by_group))],
         };
         ctx.set_fill_style_str(fill);
         ctx.fill_rect(x, y, if w > 3.0 { w - 1.0 } else { w }, ROW - 1.0);

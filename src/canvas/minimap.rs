@@ -7,9 +7,9 @@
 //! the colours, so they are drawn once into an offscreen canvas; a frame
 //! copies that image and outlines the window on it.
 
-use super::colors::{self, colour_of, PALETTE};
+use super::colors::{self, colour_of, Colouring, PALETTE};
 use crate::chart::ChartModel;
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use flamedrop_core::layout::{layout_spans, SpanRect, Viewport};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -52,9 +52,8 @@ impl Minimap {
         dpr: f64,
         loaded: &Loaded,
         model: &ChartModel,
-        dark: bool,
+        Colouring { dark, by_group }: Colouring,
     ) {
-        let by_group = colors::colour_by_group();
         let cached = match &self.bands {
             Some((k, canvas))
                 if (k.size, k.dpr, k.dark, k.by_group) == (size, dpr, dark, by_group)
@@ -84,7 +83,7 @@ impl Minimap {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
             }
             // No offscreen canvas (no document): draw the bands directly.
-            None => bands(ctx, loaded, model, dark, &mut self.rects),
+            None => bands(ctx, loaded, model, (dark, by_group), &mut self.rects),
         }
         // The visible window.
         let theme = colors::theme(dark);
@@ -117,7 +116,7 @@ impl Minimap {
         canvas.set_height(key.size.1);
         let g: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
         let _ = g.set_transform(key.dpr, 0.0, 0.0, key.dpr, 0.0, 0.0);
-        bands(&g, loaded, model, key.dark, &mut self.rects);
+        bands(&g, loaded, model, (key.dark, key.by_group), &mut self.rects);
         self.bands = Some((key.clone(), canvas.clone()));
         Some(canvas)
     }
@@ -128,7 +127,7 @@ fn bands(
     ctx: &CanvasRenderingContext2d,
     loaded: &Loaded,
     model: &ChartModel,
-    dark: bool,
+    (dark, by_group): (bool, bool),
     rects: &mut Vec<SpanRect>,
 ) {
     let theme = colors::theme(dark);
@@ -153,7 +152,9 @@ fn bands(
         }
         for r in rects.iter() {
             let name = thread.spans.name.get(r.span as usize).copied().unwrap_or(0);
-            ctx.set_fill_style_str(PALETTE[usize::from(colour_of(loaded.trace.str(name)))]);
+            ctx.set_fill_style_str(
+                PALETTE[usize::from(colour_of(loaded.trace.str(name), by_group))],
+            );
             ctx.fill_rect(
                 f64::from(r.x),
                 y,

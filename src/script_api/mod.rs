@@ -32,6 +32,7 @@
 pub mod diff;
 pub mod views;
 
+use crate::canvas::colors::Colouring;
 use crate::chart::ChartModel;
 use crate::loading::slot::LoadCost;
 use crate::view_model::highlight::Highlight;
@@ -91,8 +92,8 @@ pub struct Snapshot {
     /// Where commands go.
     pub commands: Option<Callback<ViewChange>>,
     pub highlight: Option<Rc<Highlight>>,
-    /// The page's theme.
-    pub dark: bool,
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
     pub timings: Timings,
     lanes: Vec<LaneBox>,
     counters: Vec<CounterBox>,
@@ -176,7 +177,7 @@ fn theme(p: &Snapshot) -> JsValue {
     struct Theme {
         background: &'static str,
     }
-    let background = crate::canvas::colors::theme(p.dark).background;
+    let background = crate::canvas::colors::theme(p.colouring.dark).background;
     to_js(&Theme { background })
 }
 
@@ -230,50 +231,11 @@ impl Snapshot {
         }
     }
 
-    /// True until the first frame with spans was painted for this load.
-    pub fn awaiting_first_draw(&self) -> bool {
-        self.timings.first_draw_ms.is_none()
+    /// Keeps the timeline's window as painted, for its SVG.
+    pub fn remember_chart(&mut self, model: &ChartModel) {
+        match &mut self.chart {
+            Some(c) => c.clone_from(model),
+            None => self.chart = Some(model.clone()),
+        }
     }
-}
-
-thread_local! {
-    /// Until the timeline reports through props (being split by another
-    /// branch): its writes reach the snapshot through this handle.
-    static FOR_CHART: RefCell<Option<Published>> = const { RefCell::new(None) };
-}
-
-/// Lets the timeline's writes below reach `published`.
-pub fn connect_chart(published: &Published) {
-    FOR_CHART.with_borrow_mut(|c| *c = Some(published.clone()));
-}
-
-fn chart_write<T: Default>(f: impl FnOnce(&mut Snapshot) -> T) -> T {
-    FOR_CHART.with_borrow(|c| {
-        c.as_ref()
-            .map(|p| f(&mut p.borrow_mut()))
-            .unwrap_or_default()
-    })
-}
-
-/// See [`Snapshot::set_lanes`].
-pub fn set_lanes(lanes: Vec<LaneBox>, counters: Vec<CounterBox>, _background: &'static str) {
-    chart_write(|p| p.set_lanes(lanes, counters));
-}
-
-/// Keeps the timeline's state as painted, for its SVG.
-pub fn remember_chart(model: &ChartModel) {
-    chart_write(|p| match &mut p.chart {
-        Some(c) => c.clone_from(model),
-        None => p.chart = Some(model.clone()),
-    });
-}
-
-/// See [`Snapshot::first_draw`].
-pub fn first_draw() {
-    chart_write(Snapshot::first_draw);
-}
-
-/// See [`Snapshot::awaiting_first_draw`].
-pub fn awaiting_first_draw() -> bool {
-    chart_write(|p| p.awaiting_first_draw())
 }

@@ -202,7 +202,7 @@ fn svg(p: &Snapshot) -> JsValue {
         views: &p.views,
         comparison: p.comparison.as_deref(),
         chart: p.chart.as_ref(),
-        dark: p.dark,
+        colouring: p.colouring,
         width: crate::browser::client_width(p.views.view.canvas_id()),
     };
     view_svg(&inputs).map_or(JsValue::NULL, |s| JsValue::from_str(&s))

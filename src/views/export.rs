@@ -6,6 +6,7 @@
 
 use super::svg::flame_svg;
 use super::timeline_svg::TimelineSvg;
+use crate::canvas::colors::Colouring;
 use crate::chart::ChartModel;
 use crate::view_model::text::weight;
 use crate::view_model::{Compared, Loaded};
@@ -18,7 +19,7 @@ pub struct SvgInputs<'a> {
     pub comparison: Option<&'a Compared>,
     /// The timeline as last painted.
     pub chart: Option<&'a ChartModel>,
-    pub dark: bool,
+    pub colouring: Colouring,
     /// The width of the view's canvas (CSS px), once it has been drawn.
     pub width: Option<f64>,
 }
@@ -53,7 +54,7 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
         state.zoom_of(id),
         &loaded.trace.strings,
         canvas_width(inputs),
-        inputs.dark,
+        inputs.colouring,
         &format,
         None,
     ))
@@ -84,9 +85,9 @@ fn diff_svg(inputs: &SvgInputs) -> Result<String, String> {
         state.zoom_of(View::Diff.canvas_id().unwrap_or_default()),
         &data.strings,
         canvas_width(inputs),
-        inputs.dark,
+        inputs.colouring,
         &format,
-        Some(&data.fills[usize::from(inputs.dark)]),
+        Some(&data.fills[usize::from(inputs.colouring.dark)]),
     ))
 }
 
@@ -103,7 +104,8 @@ fn timeline_svg(inputs: &SvgInputs) -> Result<String, String> {
         origin: loaded.origin,
         titles: &titles,
         model,
-        dark: inputs.dark,
+        dark: inputs.colouring.dark,
+        by_group: inputs.colouring.by_group,
     }
     .render())
 }

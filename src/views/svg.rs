@@ -2,7 +2,7 @@
 //! button): the same rectangles, colours and labels the canvas shows, with
 //! a `<title>` per node so viewers show name, total and self on hover.
 
-use crate::canvas::colors::{colour_of, theme, PALETTE};
+use crate::canvas::colors::{colour_of, theme, Colouring, PALETTE};
 use flamedrop_core::analysis::flamegraph::layout;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StringTable;
@@ -19,11 +19,11 @@ pub fn flame_svg(
     zoom: u32,
     strings: &StringTable,
     width: f64,
-    dark: bool,
+    colouring: Colouring,
     format: &dyn Fn(i64) -> String,
     fills: Option<&[String]>,
 ) -> String {
-    let t = theme(dark);
+    let t = theme(colouring.dark);
     let rects = layout(tree, zoom, 0.5 / width);
     let depth = rects.iter().map(|r| r.depth).max().map_or(0, |d| d + 1);
     let height = f64::from(depth) * ROW + 4.0;
@@ -44,9 +44,10 @@ pub fn flame_svg(
             f64::from(r.depth) * ROW,
         );
         // The diff view colours each node by its change; the others by name.
-        let fill = fills
-            .and_then(|f| f.get(r.node as usize))
-            .map_or(PALETTE[usize::from(colour_of(name))], String::as_str);
+        let fill = fills.and_then(|f| f.get(r.node as usize)).map_or(
+            PALETTE[usize::from(colour_of(name, colouring.by_group))],
+            String::as_str,
+        );
         let _ = write!(
             out,
             r#"<g><title>{} — total {}, self {}, {} calls</title><rect x="{x:.2}" y="{y}" width="{:.2}" height="{}" fill="{fill}"/>"#,
@@ -115,7 +116,7 @@ mod tests {
             0,
             &strings,
             400.0,
-            false,
+            Colouring::default(),
             &|v| format!("{v} ns"),
             None,
         );

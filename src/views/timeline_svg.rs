@@ -32,6 +32,8 @@ pub struct TimelineSvg<'a> {
     pub titles: &'a [String],
     pub model: &'a ChartModel,
     pub dark: bool,
+    /// Calls are coloured by their group rather than their name.
+    pub by_group: bool,
 }
 
 impl TimelineSvg<'_> {
@@ -174,7 +176,7 @@ impl TimelineSvg<'_> {
             // The canvas' colour rules, without the search.
             let fill = match span_fill(flags, id.unwrap_or(0), None) {
                 Fill::OffCpu => t.off_cpu,
-                _ => PALETTE[usize::from(colour_of(name))],
+                _ => PALETTE[usize::from(colour_of(name, self.by_group))],
             };
             let y = self
                 .model
@@ -231,7 +233,7 @@ impl TimelineSvg<'_> {
         let _ = write!(
             out,
             r#"<path fill="{}" d=""#,
-            PALETTE[usize::from(colour_of(&counter.name))]
+            PALETTE[usize::from(colour_of(&counter.name, self.by_group))]
         );
         for (x, value) in counter_columns(counter, &self.model.view, self.origin)
             .iter()
@@ -291,6 +293,7 @@ mod tests {
             titles: &titles,
             model: &model,
             dark: false,
+            by_group: false,
         }
         .render();
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));

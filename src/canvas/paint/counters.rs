@@ -49,7 +49,7 @@ impl Painter {
         header_buttons(ctx, theme, width, top);
         let base = top + LANE.header + COUNTER_HEIGHT;
         let scale = COUNTER_HEIGHT / (hi - lo);
-        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name))]);
+        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name, f.by_group))]);
         // Tops on whole device pixels: runs of columns become aligned
         // rectangles, which the browser fills without anti-aliasing.
         let dpr = self.dpr;

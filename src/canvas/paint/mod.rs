@@ -23,7 +23,7 @@ use super::colors::{self, Theme, PALETTE};
 use super::fill::{PaletteSlots, BUCKETS};
 use super::strips::{rgba, RowStrips};
 use crate::chart::{ChartModel, Hit, SpanRef, LANE, RULER_HEIGHT};
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use flamedrop_core::layout::{MarkerRect, SpanRect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
@@ -41,8 +41,10 @@ pub struct Frame<'a> {
     /// Lane titles, by thread index.
     pub titles: &'a [String],
     pub dark: bool,
+    /// Calls are coloured by their group rather than their name.
+    pub by_group: bool,
     /// Spans chosen in a table: emphasised, the others dimmed.
-    pub highlight: Option<&'a crate::highlight::Highlight>,
+    pub highlight: Option<&'a crate::view_model::highlight::Highlight>,
     /// Per string id: matches the search; calls that do not are greyed.
     pub marks: Option<&'a [bool]>,
     /// The selected (or being selected) time range, as view offsets.
@@ -139,7 +141,7 @@ impl Painter {
     pub fn paint(&mut self, f: &Frame) -> bool {
         let theme = colors::theme(f.dark);
         let strings = f.loaded.trace.strings.len();
-        if self.colours.reset_for(strings, colors::colour_by_group()) {
+        if self.colours.reset_for(strings, f.by_group) {
             self.widths = vec![f32::NAN; strings];
         }
         let ctx = &self.ctx;

@@ -211,7 +211,7 @@ impl Painter {
                 .get(lane.thread)
                 .and_then(|t| t.spans.name.get(span as usize));
             let colour = name.map_or(0, |&n| {
-                usize::from(colors::colour_of(f.loaded.trace.str(n)))
+                usize::from(colors::colour_of(f.loaded.trace.str(n), f.by_group))
             });
             ctx.set_fill_style_str(PALETTE[colour % PALETTE.len()]);
             ctx.fill_rect(x, y, w, h);

@@ -14,6 +14,7 @@
 use super::difftable::DiffTable;
 use super::flamegraph::{DiffLook, FlameGraph};
 use super::zoom_of;
+use crate::canvas::colors::Colouring;
 use crate::view_model::compared::DiffData;
 use crate::view_model::text::signed;
 use crate::view_model::{Compared, Loaded};
@@ -31,7 +32,7 @@ pub struct Props {
     pub state: ViewState,
     pub on_change: Callback<ViewChange>,
     pub format: Callback<i64, String>,
-    pub dark: bool,
+    pub colouring: Colouring,
 }
 
 #[function_component(DiffView)]
@@ -73,7 +74,7 @@ pub fn diff_view(props: &Props) -> Html {
             <div class="diff-graph">
                 <FlameGraph loaded={props.loaded.clone()} {tree} id="diff-flamegraph"
                     label="Differential flame graph: both traces' call paths merged, coloured by the change in self time (red grew, blue shrank); click to zoom"
-                    marks={marks.clone()} format={props.format.clone()} {on_pick} dark={props.dark}
+                    marks={marks.clone()} format={props.format.clone()} {on_pick} colouring={props.colouring}
                     {zoom} {on_zoom} look={Some(look)} />
             </div>
             <DiffTable comparison={data.comparison.clone()} format={props.format.clone()}
@@ -94,7 +95,7 @@ fn look(data: &DiffData, props: &Props, outlined: Option<StrId>) -> DiffLook {
     });
     DiffLook {
         strings: data.strings.clone(),
-        fills: data.fills[usize::from(props.dark)].clone(),
+        fills: data.fills[usize::from(props.colouring.dark)].clone(),
         outlined,
         tip,
     }

@@ -7,6 +7,7 @@
 //! view brings its own names, fills, outline and tooltip body
 //! ([`DiffLook`]).
 
+use crate::canvas::colors::Colouring;
 use crate::canvas::flamegraph::{paint, FlameFrame, ROW};
 use crate::view_model::Loaded;
 use flamedrop_core::analysis::flamegraph::{layout, FlameRect};
@@ -33,8 +34,8 @@ pub struct Props {
     /// The node shown at full width (0: the root).
     pub zoom: u32,
     pub on_zoom: Callback<u32>,
-    /// The page's theme.
-    pub dark: bool,
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
     /// What the diff view draws differently.
     #[prop_or_default]
     pub look: Option<DiffLook>,
@@ -232,7 +233,8 @@ impl FlameGraph {
             upside_down: props.upside_down,
             marks: props.marks.as_deref().map(Vec::as_slice),
             hover: self.hover,
-            dark: props.dark,
+            dark: props.colouring.dark,
+            by_group: props.colouring.by_group,
             fills: props.look.as_ref().map(|l| l.fills.as_slice()),
             outlined: props.look.as_ref().and_then(|l| l.outlined),
         }

@@ -12,6 +12,7 @@ pub mod difftable;
 pub mod flamegraph;
 pub mod sandwich;
 
+use crate::canvas::colors::Colouring;
 use crate::view_model::text;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{SourceKey, View, ViewChange, ViewState};
@@ -32,8 +33,8 @@ pub struct Props {
     /// A search jump in the table: (node, bump).
     #[prop_or_default]
     pub reveal: Option<(u32, u32)>,
-    /// The page's theme.
-    pub dark: bool,
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
     /// The comparison, for the diff view.
     #[prop_or_default]
     pub compare: Option<Rc<Compared>>,
@@ -81,12 +82,12 @@ pub fn aggregate(props: &Props) -> Html {
             html! {
                 <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
                     label="Flame graph: calls merged by path, widest first; click to zoom"
-                    marks={props.marks.clone()} {format} {on_pick} dark={props.dark} {zoom} {on_zoom} />
+                    marks={props.marks.clone()} {format} {on_pick} colouring={props.colouring} {zoom} {on_zoom} />
             }
         }
         View::Sandwich => html! {
             <SandwichView loaded={loaded.clone()} state={state.clone()} marks={props.marks.clone()}
-                {format} {on_pick} dark={props.dark} on_change={props.on_change.clone()} />
+                {format} {on_pick} colouring={props.colouring} on_change={props.on_change.clone()} />
         },
         View::CallTree => {
             let tree = loaded.tree(state.source, state.range, state.inverted);
@@ -98,7 +99,7 @@ pub fn aggregate(props: &Props) -> Html {
         View::Diff => match &props.compare {
             Some(compare) => html! {
                 <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} state={state.clone()}
-                    on_change={props.on_change.clone()} {format} dark={props.dark} />
+                    on_change={props.on_change.clone()} {format} colouring={props.colouring} />
             },
             None => {
                 html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }

@@ -6,6 +6,7 @@
 
 use super::flamegraph::FlameGraph;
 use super::zoom_of;
+use crate::canvas::colors::Colouring;
 use crate::view_model::Loaded;
 use crate::view_model::{ViewChange, ViewState};
 use flamedrop_core::analysis::CallTree;
@@ -23,7 +24,7 @@ pub struct Props {
     pub marks: Option<Rc<Vec<bool>>>,
     pub format: Callback<i64, String>,
     pub on_pick: Callback<StrId>,
-    pub dark: bool,
+    pub colouring: Colouring,
     /// Where the flame graphs' zoom changes go.
     pub on_change: Callback<ViewChange>,
 }
@@ -80,7 +81,7 @@ pub fn sandwich_view(props: &Props) -> Html {
                     <div class="sandwich-graph">
                         <FlameGraph loaded={loaded.clone()} tree={callers} id="sandwich-callers" upside_down=true
                             label="Callers, the function at the bottom" marks={props.marks.clone()}
-                            format={props.format.clone()} on_pick={props.on_pick.clone()} dark={props.dark}
+                            format={props.format.clone()} on_pick={props.on_pick.clone()} colouring={props.colouring}
                             zoom={callers_zoom} on_zoom={on_callers_zoom} />
                     </div>
                     <h3>{ "Callees of " }<code>{ loaded.trace.str(id) }</code></h3>
@@ -88,7 +89,7 @@ pub fn sandwich_view(props: &Props) -> Html {
                     <div class="sandwich-graph">
                         <FlameGraph loaded={loaded.clone()} tree={callees} id="sandwich-callees"
                             label="Callees, the function at the top" marks={props.marks.clone()}
-                            format={props.format.clone()} on_pick={props.on_pick.clone()} dark={props.dark}
+                            format={props.format.clone()} on_pick={props.on_pick.clone()} colouring={props.colouring}
                             zoom={callees_zoom} on_zoom={on_callees_zoom} />
                     </div>
                 </div>

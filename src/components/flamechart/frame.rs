@@ -3,11 +3,11 @@
 //! and the chart reports outward (`publish`).
 
 use super::{FlameChart, Props};
-use crate::browser::prefers_dark;
+use crate::canvas::colors::Colouring;
 use crate::canvas::minimap::MINIMAP_HEIGHT;
 use crate::canvas::paint::Frame;
 use crate::chart::SpanRef;
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -46,7 +46,8 @@ impl FlameChart {
         let Some(painter) = &mut self.painter else {
             return;
         };
-        let dark = prefers_dark();
+        let colouring = props.colouring;
+        let dark = colouring.dark;
         let frame = Frame {
             loaded,
             model: &self.model,
@@ -54,6 +55,7 @@ impl FlameChart {
             selected: props.selected,
             titles: &self.titles,
             dark,
+            by_group: colouring.by_group,
             highlight: props.highlight.as_deref(),
             marks: props.marks.as_deref().map(Vec::as_slice),
             range: shown,
@@ -63,14 +65,15 @@ impl FlameChart {
                 .then(|| self.pointer.map(|p| p.1))
                 .flatten(),
         };
-        self.publish.chart(&self.model);
+        self.publish.chart(&props.on_report, &self.model);
         let drew = painter.paint(&frame);
-        self.publish.painted(drew);
-        self.paint_minimap(loaded, dark);
-        self.publish.lanes(loaded, &self.model, dark);
+        self.publish.painted(&props.on_report, drew);
+        self.paint_minimap(loaded, colouring);
+        self.publish
+            .lanes(&props.on_report, loaded, &self.model, dark);
     }
 
-    fn paint_minimap(&mut self, loaded: &Loaded, dark: bool) {
+    fn paint_minimap(&mut self, loaded: &Loaded, colouring: Colouring) {
         let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
             return;
         };
@@ -89,7 +92,7 @@ impl FlameChart {
         };
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         self.minimap_painter
-            .paint(&g, (w, h), dpr, loaded, &self.model, dark);
+            .paint(&g, (w, h), dpr, loaded, &self.model, colouring);
     }
 
     /// Recomputes what is under the pointer; true if it changed.

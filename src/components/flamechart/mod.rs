@@ -17,19 +17,20 @@ mod input;
 mod lanes_list;
 mod markup;
 mod pointer;
-mod publish;
+pub mod publish;
 
+use crate::canvas::colors::Colouring;
 use crate::canvas::minimap::Minimap;
 use crate::canvas::paint::Painter;
 use crate::chart::gesture::{Gesture, MinimapDrag};
 use crate::chart::keys::{HeldKeys, KeyAction, Motion};
 use crate::chart::{ChartModel, Hit, SpanRef, Wheel};
-use crate::state::Loaded;
+use crate::view_model::Loaded;
 use crate::views::lanes::lane_keys;
 use crate::views::{LaneKey, LaneLayout};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
-use publish::Publisher;
+use publish::{OnReport, Publisher};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ResizeObserver};
@@ -44,16 +45,18 @@ pub struct Props {
     pub focus: Option<(u32, SpanRef)>,
     /// Spans chosen in a table: drawn emphasised, the others dimmed.
     #[prop_or_default]
-    pub highlight: Option<Rc<crate::highlight::Highlight>>,
+    pub highlight: Option<Rc<crate::view_model::highlight::Highlight>>,
     /// Another view is open: the chart stays mounted (keeping its zoom) but hidden.
     #[prop_or_default]
     pub hidden: bool,
     /// Per string id: matches the search (others are greyed).
     #[prop_or_default]
     pub marks: Option<Rc<Vec<bool>>>,
-    /// Bumped when the theme changes.
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
+    /// Where the chart's reports go (see `publish`).
     #[prop_or_default]
-    pub generation: u32,
+    pub on_report: OnReport,
     /// The time range the aggregated views are limited to (absolute times).
     #[prop_or_default]
     pub range: Option<(i64, i64)>,
