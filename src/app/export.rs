@@ -4,8 +4,8 @@
 //! is handed to the browser as a download; nothing leaves the page.
 
 use super::page::PageState;
+use crate::render::export::{svg, SvgInputs};
 use crate::script_api::Snapshot;
-use crate::views::export::{svg, SvgInputs};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlAnchorElement, HtmlCanvasElement};
 

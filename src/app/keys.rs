@@ -5,7 +5,7 @@
 
 use super::page::PageState;
 use super::{App, Msg};
-use crate::chart::SpanRef;
+use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
 use crate::view_model::{View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::CallTree;

@@ -5,17 +5,17 @@
 
 use super::page::{PageState, Phase};
 use super::{App, Gathering, Msg};
-use crate::components::aggregate::Aggregate;
-use crate::components::compare::ComparePanel;
-use crate::components::flamechart::publish::OnReport;
-use crate::components::flamechart::FlameChart;
-use crate::components::header::ViewControls;
-use crate::components::help::Help;
-use crate::components::progress::ProgressView;
-use crate::components::sidebar::Sidebar;
-use crate::components::welcome::Welcome;
 use crate::loading::dropped::Dropped;
 use crate::loading::picked;
+use crate::ui::aggregate::Aggregate;
+use crate::ui::compare::ComparePanel;
+use crate::ui::flamechart::publish::OnReport;
+use crate::ui::flamechart::FlameChart;
+use crate::ui::header::ViewControls;
+use crate::ui::help::Help;
+use crate::ui::progress::ProgressView;
+use crate::ui::sidebar::Sidebar;
+use crate::ui::welcome::Welcome;
 use crate::view_model::Loaded;
 use crate::view_model::{View, ViewChange};
 use std::rc::Rc;

@@ -4,10 +4,10 @@
 
 use super::{App, Gathering, Msg, Slot};
 use crate::browser;
-use crate::components::compare::CompareRequest;
 use crate::loading::client::start_spares;
 use crate::loading::demos;
 use crate::loading::slot::{LoadCost, LoadMsg, LoadStep};
+use crate::ui::compare::CompareRequest;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{View, ViewChange};
 use std::rc::Rc;

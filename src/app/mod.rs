@@ -12,16 +12,16 @@ mod load;
 pub mod page;
 
 use crate::browser;
-use crate::chart::SpanRef;
-use crate::components::compare::CompareRequest;
-use crate::components::flamechart::publish::{ChartReport, OnReport};
-use crate::components::sidebar::Tab;
 use crate::loading::client::start_spares;
 use crate::loading::dropped::Dropped;
 use crate::loading::parts::workers_override;
 use crate::loading::slot::{Limits, LoadMsg};
 use crate::loading::{budget, demos, InputFile};
 use crate::script_api::{self, Published};
+use crate::timeline::SpanRef;
+use crate::ui::compare::CompareRequest;
+use crate::ui::flamechart::publish::{ChartReport, OnReport};
+use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::{ViewChange, ViewState};
 use gloo::events::EventListener;
@@ -264,6 +264,6 @@ fn warm_chart_text() {
         let family = browser::CANVAS_FONT_FAMILY;
         browser::load_font(&format!("11px '{family}'")).await;
         browser::load_font(&format!("600 11px '{family}'")).await;
-        crate::canvas::paint::warm_text();
+        crate::render::paint::warm_text();
     });
 }

@@ -4,11 +4,11 @@
 //! and the theme. The components get it as props; `window.flamedrop` reads
 //! a copy the app publishes after each change ([`PageState::publish`]).
 
-use crate::canvas::colors::Colouring;
-use crate::chart::SpanRef;
-use crate::components::sidebar::Tab;
 use crate::loading::slot::{LoadSlot, Progress};
+use crate::render::colors::Colouring;
 use crate::script_api::Snapshot;
+use crate::timeline::SpanRef;
+use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::ViewState;
 use crate::view_model::{Compared, Loaded};

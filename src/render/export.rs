@@ -6,8 +6,8 @@
 
 use super::svg::flame_svg;
 use super::timeline_svg::TimelineSvg;
-use crate::canvas::colors::Colouring;
-use crate::chart::ChartModel;
+use crate::render::colors::Colouring;
+use crate::timeline::ChartModel;
 use crate::view_model::text::weight;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{View, ViewState};

@@ -5,7 +5,7 @@
 //! painter (`paint`) and the SVG export (`views::timeline_svg`) both use it.
 
 use super::colors::{self, PALETTE};
-use crate::chart::{ChartModel, LANE};
+use crate::timeline::{ChartModel, LANE};
 use flamedrop_core::layout::{Lane, SpanRect};
 use flamedrop_core::model::{StrId, Trace, SPAN_OFF_CPU};
 

@@ -8,7 +8,7 @@
 //! copies that image and outlines the window on it.
 
 use super::colors::{self, colour_of, Colouring, PALETTE};
-use crate::chart::ChartModel;
+use crate::timeline::ChartModel;
 use crate::view_model::Loaded;
 use flamedrop_core::layout::{layout_spans, SpanRect, Viewport};
 use wasm_bindgen::JsCast;

@@ -2,7 +2,7 @@
 //! button): the same rectangles, colours and labels the canvas shows, with
 //! a `<title>` per node so viewers show name, total and self on hover.
 
-use crate::canvas::colors::{colour_of, theme, Colouring, PALETTE};
+use crate::render::colors::{colour_of, theme, Colouring, PALETTE};
 use flamedrop_core::analysis::flamegraph::layout;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StringTable;

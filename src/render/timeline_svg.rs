@@ -7,10 +7,10 @@
 //! file.
 
 use super::svg::escape;
-use crate::canvas::colors::{colour_of, theme, PALETTE};
-use crate::canvas::fill::{gapped_width, span_fill, Fill};
-use crate::canvas::text::{fit_label, trim_number, MIN_LABEL_PX};
-use crate::chart::{ChartModel, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
+use crate::render::colors::{colour_of, theme, PALETTE};
+use crate::render::fill::{gapped_width, span_fill, Fill};
+use crate::render::text::{fit_label, trim_number, MIN_LABEL_PX};
+use crate::timeline::{ChartModel, COUNTER_HEIGHT, LANE, RULER_HEIGHT};
 use flamedrop_core::layout::counter::{counter_columns, counter_range};
 use flamedrop_core::layout::{layout_instants, layout_spans, ruler, Lane, ThreadIndex};
 use flamedrop_core::model::{Thread, Trace};
@@ -91,7 +91,7 @@ impl TimelineSvg<'_> {
                 escape(&label)
             );
         }
-        if let Some(name) = crate::chart::ruler_unit_label(unit) {
+        if let Some(name) = crate::timeline::ruler_unit_label(unit) {
             let _ = write!(
                 out,
                 r#"<text x="{}" y="15" text-anchor="end" fill="{}">{}</text>"#,

@@ -32,9 +32,9 @@
 pub mod diff;
 pub mod views;
 
-use crate::canvas::colors::Colouring;
-use crate::chart::ChartModel;
 use crate::loading::slot::LoadCost;
+use crate::render::colors::Colouring;
+use crate::timeline::ChartModel;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{ViewChange, ViewState};
@@ -177,7 +177,7 @@ fn theme(p: &Snapshot) -> JsValue {
     struct Theme {
         background: &'static str,
     }
-    let background = crate::canvas::colors::theme(p.colouring.dark).background;
+    let background = crate::render::colors::theme(p.colouring.dark).background;
     to_js(&Theme { background })
 }
 

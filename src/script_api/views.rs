@@ -19,9 +19,9 @@
 //! Aggregates come from the trees kept with the trace, as the views'.
 
 use super::{set, Published, Snapshot};
+use crate::render::export::{svg as view_svg, SvgInputs};
 use crate::view_model::Loaded;
 use crate::view_model::{SourceKey, View, ViewChange};
-use crate::views::export::{svg as view_svg, SvgInputs};
 use flamedrop_core::analysis::search::{count, Matcher};
 use flamedrop_core::analysis::CallTree;
 use serde::Serialize;

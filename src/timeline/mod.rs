@@ -1,10 +1,12 @@
-//! The flame chart's view state and what inputs do to it: the time window,
+//! The timeline's view state and what inputs do to it: the time window,
 //! the vertical scroll of the lanes, wheel and held-key motion (`keys`),
-//! pointer gestures (`gesture`), and which lane and row lie under a point.
-//! No web types, so it is tested natively.
+//! pointer gestures (`gesture`), which lane and row lie under a point, and
+//! the lanes' order and visibility with their editing (`lane_layout`). No web
+//! types, so it is tested natively; the component is `ui::flamechart`.
 
 pub mod gesture;
 pub mod keys;
+pub mod lane_layout;
 
 use flamedrop_core::layout::{
     instant_at, lanes, span_at, stack_lanes, Lane, LaneMetrics, ThreadIndex, Viewport,

@@ -1,7 +1,7 @@
 //! The detail panel of the selected span: every fact and every recorded field.
 
 use super::span_info;
-use crate::chart::SpanRef;
+use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
 use std::rc::Rc;
 use yew::prelude::*;

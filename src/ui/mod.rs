@@ -1,4 +1,7 @@
-//! The page's Yew components: the empty page and drop target
+//! The page's Yew components, each a thin shell over the pure model
+//! (`view_model`, `timeline`) and the painters (`render`): the header's
+//! view controls ([`header`]) and compare panel ([`compare`]), the
+//! aggregated views ([`aggregate`]), the empty page and drop target
 //! ([`welcome`]), the load progress ([`progress`]), the flame chart
 //! ([`flamechart`]) with its [`tooltip`], and the side panel ([`sidebar`])
 //! holding the [`summary`], the selected span's [`detail`] and the

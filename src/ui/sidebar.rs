@@ -5,7 +5,7 @@
 use super::detail::Detail;
 use super::summary::{loss_count, Summary};
 use super::tables::Tables;
-use crate::chart::SpanRef;
+use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
 use flamedrop_core::model::Field;
 use std::rc::Rc;

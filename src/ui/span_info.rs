@@ -1,7 +1,7 @@
 //! Everything said about one span or marker, in words: shared by the hover
 //! tooltip and the detail panel so they never disagree.
 
-use crate::chart::{Hit, SpanRef};
+use crate::timeline::{Hit, SpanRef};
 use crate::view_model::text::duration;
 use crate::view_model::Loaded;
 use flamedrop_core::layout::self_time;

@@ -8,7 +8,7 @@
 //! No web types here: it is tested natively. [`VIEWS`] lists the views.
 
 use super::source::SourceKey;
-use crate::views::lanes::LaneLayout;
+use crate::timeline::lane_layout::LaneLayout;
 
 use flamedrop_core::analysis::diff::Side;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -308,7 +308,7 @@ fn decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::views::lanes::LaneKey;
+    use crate::timeline::lane_layout::LaneKey;
 
     #[test]
     fn state_survives_the_fragment() {

@@ -3,9 +3,9 @@
 
 use super::lanes::{header_band, header_buttons};
 use super::{Frame, Painter, FONT, HEADER_FONT};
-use crate::canvas::colors::{self, Theme, PALETTE};
-use crate::canvas::text::trim_number;
-use crate::chart::{CounterTrack, COUNTER_HEIGHT, LANE};
+use crate::render::colors::{self, Theme, PALETTE};
+use crate::render::text::trim_number;
+use crate::timeline::{CounterTrack, COUNTER_HEIGHT, LANE};
 use flamedrop_core::layout::counter::counter_columns_into;
 
 impl Painter {

@@ -3,8 +3,8 @@
 //! hide buttons; counter tracks share the band and the buttons.
 
 use super::{Frame, Painter, FONT, HEADER_FONT};
-use crate::canvas::colors::Theme;
-use crate::chart::{HeaderButton, LANE};
+use crate::render::colors::Theme;
+use crate::timeline::{HeaderButton, LANE};
 use flamedrop_core::layout::{layout_instants, Lane};
 use flamedrop_core::model::Thread;
 use web_sys::CanvasRenderingContext2d;

@@ -22,7 +22,7 @@ mod spans;
 use super::colors::{self, Theme, PALETTE};
 use super::fill::{PaletteSlots, BUCKETS};
 use super::strips::{rgba, RowStrips};
-use crate::chart::{ChartModel, Hit, SpanRef, LANE, RULER_HEIGHT};
+use crate::timeline::{ChartModel, Hit, SpanRef, LANE, RULER_HEIGHT};
 use crate::view_model::Loaded;
 use flamedrop_core::layout::{MarkerRect, SpanRect};
 use wasm_bindgen::{JsCast, JsValue};

@@ -3,8 +3,8 @@
 //! scrollbar, and the note on an empty chart.
 
 use super::{span_box, Frame, Painter};
-use crate::canvas::colors::Theme;
-use crate::chart::{Hit, RULER_HEIGHT};
+use crate::render::colors::Theme;
+use crate::timeline::{Hit, RULER_HEIGHT};
 
 impl Painter {
     /// Hover and selection outlines.

@@ -2,8 +2,8 @@
 //! drop across the lanes.
 
 use super::{Frame, Painter, FONT};
-use crate::canvas::colors::Theme;
-use crate::chart::RULER_HEIGHT;
+use crate::render::colors::Theme;
+use crate::timeline::RULER_HEIGHT;
 use flamedrop_core::layout::ruler;
 
 /// Minimum pixels between ruler labels.
@@ -51,7 +51,7 @@ impl Painter {
         }
         // A logical clock's ticks are bare numbers: name the unit once, at
         // the right end on the ruler's own backdrop.
-        if let Some(unit) = crate::chart::ruler_unit_label(f.loaded.unit()) {
+        if let Some(unit) = crate::timeline::ruler_unit_label(f.loaded.unit()) {
             let w = ctx.measure_text(unit).map_or(40.0, |m| m.width());
             let x = view.width - w - 10.0;
             ctx.set_fill_style_str(theme.ruler);

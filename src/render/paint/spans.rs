@@ -8,11 +8,11 @@
 //! is filled, then hatched.
 
 use super::{span_box, Frame, Painter};
-use crate::canvas::colors::{self, Theme, PALETTE};
-use crate::canvas::fill::{span_fill, RowBoxes, GREYED, OFF_CPU};
-use crate::canvas::strips::rgba;
-use crate::canvas::text::{fit_label, MIN_LABEL_PX};
-use crate::chart::{SpanRef, LANE};
+use crate::render::colors::{self, Theme, PALETTE};
+use crate::render::fill::{span_fill, RowBoxes, GREYED, OFF_CPU};
+use crate::render::strips::rgba;
+use crate::render::text::{fit_label, MIN_LABEL_PX};
+use crate::timeline::{SpanRef, LANE};
 use flamedrop_core::layout::{layout_spans, Lane, SpanRect, ThreadIndex};
 use flamedrop_core::model::{Thread, SPAN_OPEN_AT_END};
 use wasm_bindgen::JsCast;

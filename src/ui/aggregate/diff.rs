@@ -14,7 +14,7 @@
 use super::difftable::DiffTable;
 use super::flamegraph::{DiffLook, FlameGraph};
 use super::zoom_of;
-use crate::canvas::colors::Colouring;
+use crate::render::colors::Colouring;
 use crate::view_model::compared::DiffData;
 use crate::view_model::text::signed;
 use crate::view_model::{Compared, Loaded};

@@ -7,8 +7,8 @@
 //! view brings its own names, fills, outline and tooltip body
 //! ([`DiffLook`]).
 
-use crate::canvas::colors::Colouring;
-use crate::canvas::flamegraph::{paint, FlameFrame, ROW};
+use crate::render::colors::Colouring;
+use crate::render::flamegraph::{paint, FlameFrame, ROW};
 use crate::view_model::Loaded;
 use flamedrop_core::analysis::flamegraph::{layout, FlameRect};
 use flamedrop_core::analysis::CallTree;

@@ -12,7 +12,7 @@ pub mod difftable;
 pub mod flamegraph;
 pub mod sandwich;
 
-use crate::canvas::colors::Colouring;
+use crate::render::colors::Colouring;
 use crate::view_model::text;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{SourceKey, View, ViewChange, ViewState};

@@ -6,7 +6,7 @@
 
 use super::flamegraph::FlameGraph;
 use super::zoom_of;
-use crate::canvas::colors::Colouring;
+use crate::render::colors::Colouring;
 use crate::view_model::Loaded;
 use crate::view_model::{ViewChange, ViewState};
 use flamedrop_core::analysis::CallTree;

@@ -3,10 +3,10 @@
 //! and the chart reports outward (`publish`).
 
 use super::{FlameChart, Props};
-use crate::canvas::colors::Colouring;
-use crate::canvas::minimap::MINIMAP_HEIGHT;
-use crate::canvas::paint::Frame;
-use crate::chart::SpanRef;
+use crate::render::colors::Colouring;
+use crate::render::minimap::MINIMAP_HEIGHT;
+use crate::render::paint::Frame;
+use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;

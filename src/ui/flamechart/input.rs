@@ -5,9 +5,9 @@
 //! is in the page.
 
 use super::{FlameChart, Msg};
-use crate::canvas::paint::Painter;
-use crate::chart::keys::{action_for, KeyAction};
-use crate::chart::Wheel;
+use crate::render::paint::Painter;
+use crate::timeline::keys::{action_for, KeyAction};
+use crate::timeline::Wheel;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

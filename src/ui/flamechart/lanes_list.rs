@@ -4,7 +4,7 @@
 //! trace's own order with everything shown. Plain form controls, so it is
 //! reachable and usable from the keyboard; Escape closes it.
 
-use crate::views::{LaneKey, LaneLayout};
+use crate::timeline::lane_layout::{LaneKey, LaneLayout};
 use std::rc::Rc;
 use yew::prelude::*;
 

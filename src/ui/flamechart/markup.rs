@@ -3,9 +3,9 @@
 
 use super::lanes_list::LanesList;
 use super::{FlameChart, Msg};
-use crate::canvas::minimap;
-use crate::components::span_info;
-use crate::components::tooltip::Tooltip;
+use crate::render::minimap;
+use crate::ui::span_info;
+use crate::ui::tooltip::Tooltip;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, PointerEvent};
 use yew::prelude::*;

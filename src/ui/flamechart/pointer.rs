@@ -3,9 +3,9 @@
 //! on the model, the props' callbacks, the cursor and the next frame.
 
 use super::FlameChart;
-use crate::chart::gesture::{minimap_window, Effect};
-use crate::chart::keys::{KeyAction, STEP_ZOOM};
-use crate::chart::Hit;
+use crate::timeline::gesture::{minimap_window, Effect};
+use crate::timeline::keys::{KeyAction, STEP_ZOOM};
+use crate::timeline::Hit;
 use web_sys::Element;
 use yew::prelude::*;
 

@@ -5,8 +5,8 @@
 //! tracks are (for `window.flamedrop.lanes()` and `counters()`). The page
 //! decides what to keep.
 
-use crate::chart::{ChartModel, LANE};
 use crate::script_api::{CounterBox, LaneBox};
+use crate::timeline::{ChartModel, LANE};
 use crate::view_model::Loaded;
 use std::rc::Rc;
 

@@ -11,7 +11,7 @@
 //! ([`lane_keys`]), the tracks a layout shows ([`LaneLayout::shown`]), and the
 //! layout after a click on a header button or a lane dropped on another.
 
-use crate::chart::{HeaderButton, Track};
+use crate::timeline::{HeaderButton, Track};
 use flamedrop_core::model::Trace;
 
 /// One lane of the timeline.
