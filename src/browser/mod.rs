@@ -1,5 +1,7 @@
 //! Small conveniences over the browser APIs the page uses everywhere.
 
+pub mod pace;
+
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A browser error as a sentence (`NotReadableError: …`).

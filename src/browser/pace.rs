@@ -2,7 +2,7 @@
 //! browser every few milliseconds, so input, progress and frames are never
 //! held up by more than one slice of it.
 
-use crate::browser::now;
+use super::now;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;

@@ -14,7 +14,6 @@ pub mod budget;
 pub mod client;
 pub mod demos;
 pub mod dropped;
-pub mod pace;
 pub mod parts;
 pub mod picked;
 pub mod slot;

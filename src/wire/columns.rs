@@ -9,7 +9,7 @@
 //! each array as soon as it is copied. The rest of the trace is small and
 //! goes as one `model::codec` buffer.
 
-use crate::loading::pace::Pace;
+use crate::browser::pace::Pace;
 use flamedrop_core::model::merge::{map_detail_texts, map_names, part_names};
 use flamedrop_core::model::{Details, Shapes, StrId, StringTable, Trace};
 use js_sys::{

@@ -6,13 +6,13 @@
 //! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then hand the trace to the
-//! page: its big columns as transferred typed arrays ([`columns`]), the rest
+//! page: its big columns as transferred typed arrays (`wire::columns`), the rest
 //! encoded by `model::codec`.
 
 pub mod archives;
-pub mod columns;
 pub mod reader;
 
+use crate::wire::columns;
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use flamedrop_core::input::{open_decoder, Decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
