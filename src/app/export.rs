@@ -1,6 +1,6 @@
 //! "Export PNG" and "Export SVG" of the view on screen: PNG copies the
 //! view's canvas (timeline, flame graph, the sandwich's callees, the diff's
-//! graph); SVG is written by `views::export` from the page's state. The file
+//! graph); SVG is written by `render::export` from the page's state. The file
 //! is handed to the browser as a download; nothing leaves the page.
 
 use super::page::PageState;

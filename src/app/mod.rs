@@ -258,7 +258,7 @@ fn demo_request(name: &str) -> Msg {
 }
 
 /// Once the chart's font has loaded, has it drawn once off screen (see
-/// `canvas::paint::warm_text`), while the page waits for a trace.
+/// `render::paint::warm_text`), while the page waits for a trace.
 fn warm_chart_text() {
     wasm_bindgen_futures::spawn_local(async {
         let family = browser::CANVAS_FONT_FAMILY;

@@ -2,7 +2,7 @@
 //! not match the search is greyed, off-CPU time is hatched, anything else
 //! takes its name's palette colour) and where its box lands on whole device
 //! pixels. Pure, so the painter's policy is tested natively; the canvas
-//! painter (`paint`) and the SVG export (`views::timeline_svg`) both use it.
+//! painter (`paint`) and the SVG export (`render::timeline_svg`) both use it.
 
 use super::colors::{self, PALETTE};
 use crate::timeline::{ChartModel, LANE};

@@ -1,8 +1,8 @@
-//! The views' part of `window.flamedrop` (installed by `js_api::install`):
+//! The views' part of `window.flamedrop` (installed by `script_api::install`):
 //!
 //! - `view(name)`: opens a view (`timeline`, `flamegraph`, `sandwich`,
 //!   `calltree`, or `diff` while a comparison is open; `diff()` itself is in
-//!   `js_diff.rs`); false for an unknown name;
+//!   `diff.rs`); false for an unknown name;
 //! - `state()`: `{view, source, function, search, range, inverted, fragment}`;
 //! - `search(q)`: sets the search box to `q` (text, or `/regex/`) and returns
 //!   `{functions, calls}` it matches (`{error}` for a bad expression);

@@ -10,7 +10,7 @@
 //! This file holds the painter's state and the order a frame is painted in;
 //! each part of the picture has its own file: `ruler` (ruler and grid),
 //! `lanes` (lane headers and their buttons), `spans` (the rectangles and
-//! their labels; the colour rules are the pure `canvas::fill`), `counters`
+//! their labels; the colour rules are the pure `render::fill`), `counters`
 //! and `overlays` (hover, selection, range, drop line, scrollbar).
 
 mod counters;

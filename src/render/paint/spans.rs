@@ -1,9 +1,9 @@
 //! A lane's rows: the span rectangles, filled colour by colour (the colour
-//! rules are `canvas::fill`'s), the emphasis of spans chosen in a table, and
+//! rules are `render::fill`'s), the emphasis of spans chosen in a table, and
 //! the names inside rectangles wide enough for them.
 //!
 //! Three ways to fill, by what is cheapest for the browser: a dense lane's
-//! plain rectangles become pixel strips (`canvas::strips`), the rest one
+//! plain rectangles become pixel strips (`render::strips`), the rest one
 //! `fillRect` per run of touching rectangles, and off-CPU time one path that
 //! is filled, then hatched.
 

@@ -7,7 +7,7 @@
 //! (to swap the tooltip's content).
 //!
 //! This file holds the lifecycle; the rest of the folder: `input` (raw
-//! listeners), `pointer` (carrying out what the pure `chart::gesture`
+//! listeners), `pointer` (carrying out what the pure `timeline::gesture`
 //! machine decides), `frame` (one animation frame: keys, hover, painting),
 //! `markup` (the HTML), `lanes_list` (the lanes popover) and `publish`
 //! (the chart's reports to the rest of the page).

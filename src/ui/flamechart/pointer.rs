@@ -1,5 +1,5 @@
 //! What pointer, minimap and key input do to the chart: the pure gesture
-//! machine (`chart::gesture`) decides, and this file carries its effects out
+//! machine (`timeline::gesture`) decides, and this file carries its effects out
 //! on the model, the props' callbacks, the cursor and the next frame.
 
 use super::FlameChart;
