@@ -51,6 +51,8 @@ pub fn view_controls(props: &Props) -> Html {
         Some(Err(e)) => format!("bad expression: {e}"),
     };
     let bad = matches!(props.count, Some(Err(_)));
+    // A view without a canvas (the call tree, a table) exports nothing.
+    let no_image = props.view.canvas_id().is_none();
     html! {
         <div class="view-controls">
             <nav class="views tabs" role="tablist" aria-label="Views">{ for switcher }</nav>
@@ -61,9 +63,9 @@ pub fn view_controls(props: &Props) -> Html {
                 <span id="search-count" class="search-count" aria-live="polite">{ count }</span>
             </span>
             <button type="button" id="export-png" class="button" title="Save the view as a PNG image"
-                disabled={props.view == View::CallTree} onclick={props.on_export.reform(|_| "png")}>{ "PNG" }</button>
+                disabled={no_image} onclick={props.on_export.reform(|_| "png")}>{ "PNG" }</button>
             <button type="button" id="export-svg" class="button" title="Save the view as an SVG file"
-                disabled={props.view == View::CallTree}
+                disabled={no_image}
                 onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
             <button type="button" id="colour-toggle" class="button" aria-pressed={props.by_group.to_string()}
                 title="Colour calls by name, or by module / library / class" onclick={props.on_colour.reform(|_| ())}>
