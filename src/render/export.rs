@@ -109,3 +109,108 @@ fn timeline_svg(inputs: &SvgInputs) -> Result<String, String> {
     }
     .render())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view_model::ViewChange;
+    use flamedrop_core::layout::ThreadIndex;
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+    use std::rc::Rc;
+
+    /// main(0..100){ work(10..20) }
+    fn loaded() -> Rc<Loaded> {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let (main, work) = (b.intern("main"), b.intern("work"));
+        b.begin(t, 0, main, 0);
+        b.begin(t, 10, work, 0);
+        b.end(t, 20);
+        b.end(t, 100);
+        let trace = b.finish();
+        let index = trace
+            .threads
+            .iter()
+            .map(|t| ThreadIndex::new(&t.spans))
+            .collect();
+        Rc::new(Loaded::new(trace, index, Vec::new(), "test".to_owned()))
+    }
+
+    fn inputs<'a>(loaded: &'a Loaded, views: &'a ViewState, width: Option<f64>) -> SvgInputs<'a> {
+        SvgInputs {
+            loaded,
+            views,
+            comparison: None,
+            chart: None,
+            colouring: Colouring::default(),
+            width,
+        }
+    }
+
+    #[test]
+    fn the_flame_graph_is_written_at_the_page_zoom() {
+        let loaded = loaded();
+        let mut views = ViewState::default();
+        views.apply(ViewChange::View(View::FlameGraph));
+        let whole = svg(&inputs(&loaded, &views, Some(400.0))).expect("an SVG");
+        assert!(
+            whole.contains(">main") && whole.contains(">work"),
+            "{whole}"
+        );
+        // Zoomed into `work` (node 2: root, main, work), main is gone.
+        views.apply(ViewChange::Zoom("flamegraph".to_owned(), 2));
+        let zoomed = svg(&inputs(&loaded, &views, Some(400.0))).expect("an SVG");
+        assert!(
+            !zoomed.contains(">main") && zoomed.contains(">work"),
+            "{zoomed}"
+        );
+        assert_eq!(
+            svg(&inputs(&loaded, &views, None)),
+            Err(NOT_DRAWN.to_owned())
+        );
+    }
+
+    #[test]
+    fn views_without_an_svg_say_why() {
+        let loaded = loaded();
+        let mut views = ViewState::default();
+        views.apply(ViewChange::View(View::CallTree));
+        assert!(svg(&inputs(&loaded, &views, Some(400.0))).is_err());
+        views.apply(ViewChange::View(View::Diff));
+        let refused = svg(&inputs(&loaded, &views, Some(400.0)));
+        assert_eq!(
+            refused,
+            Err("open a trace to compare with first".to_owned())
+        );
+        views.apply(ViewChange::View(View::Timeline));
+        assert!(svg(&inputs(&loaded, &views, Some(400.0))).is_err());
+    }
+
+    #[test]
+    fn the_diff_is_kept_with_its_comparison() {
+        let compared = Compared::new(loaded(), loaded());
+        let key = views_source();
+        let first = compared.diff(key);
+        assert!(Rc::ptr_eq(&first, &compared.diff(key)));
+        let data = first.as_ref().as_ref().expect("same units compare");
+        assert_eq!(
+            data.side(flamedrop_core::analysis::diff::Side::Base)
+                .root()
+                .total,
+            100
+        );
+        let mut views = ViewState::default();
+        views.apply(ViewChange::View(View::Diff));
+        let text = svg(&SvgInputs {
+            comparison: Some(&compared),
+            ..inputs(&compared.base, &views, Some(300.0))
+        })
+        .expect("an SVG");
+        assert!(text.contains(">work"), "{text}");
+    }
+
+    fn views_source() -> crate::view_model::SourceKey {
+        ViewState::default().source
+    }
+}
