@@ -113,28 +113,12 @@ fn timeline_svg(inputs: &SvgInputs) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view_model::loaded::test_traces::main_and_work;
     use crate::view_model::ViewChange;
-    use flamedrop_core::layout::ThreadIndex;
-    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
     use std::rc::Rc;
 
-    /// main(0..100){ work(10..20) }
     fn loaded() -> Rc<Loaded> {
-        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
-        let p = b.process("1", "p");
-        let t = b.thread(p, "1", "p");
-        let (main, work) = (b.intern("main"), b.intern("work"));
-        b.begin(t, 0, main, 0);
-        b.begin(t, 10, work, 0);
-        b.end(t, 20);
-        b.end(t, 100);
-        let trace = b.finish();
-        let index = trace
-            .threads
-            .iter()
-            .map(|t| ThreadIndex::new(&t.spans))
-            .collect();
-        Rc::new(Loaded::new(trace, index, Vec::new(), "test".to_owned()))
+        Rc::new(main_and_work())
     }
 
     fn inputs<'a>(loaded: &'a Loaded, views: &'a ViewState, width: Option<f64>) -> SvgInputs<'a> {

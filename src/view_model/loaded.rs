@@ -143,3 +143,30 @@ impl PartialEq for Loaded {
         std::ptr::eq(self, other)
     }
 }
+
+/// Traces for the native tests of the view model and the writers.
+#[cfg(test)]
+pub(crate) mod test_traces {
+    use super::Loaded;
+    use flamedrop_core::layout::ThreadIndex;
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+
+    /// One thread: main(0..100) calling work(10..20).
+    pub(crate) fn main_and_work() -> Loaded {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let (main, work) = (b.intern("main"), b.intern("work"));
+        b.begin(t, 0, main, 0);
+        b.begin(t, 10, work, 0);
+        b.end(t, 20);
+        b.end(t, 100);
+        let trace = b.finish();
+        let index = trace
+            .threads
+            .iter()
+            .map(|t| ThreadIndex::new(&t.spans))
+            .collect();
+        Loaded::new(trace, index, Vec::new(), "test".to_owned())
+    }
+}

@@ -117,18 +117,10 @@ impl Trees {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+    use crate::view_model::loaded::test_traces::main_and_work;
 
     fn trace() -> Trace {
-        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
-        let p = b.process("1", "p");
-        let t = b.thread(p, "1", "p");
-        let (main, work) = (b.intern("main"), b.intern("work"));
-        b.begin(t, 0, main, 0);
-        b.begin(t, 10, work, 0);
-        b.end(t, 20);
-        b.end(t, 100);
-        b.finish()
+        main_and_work().trace
     }
 
     #[test]
