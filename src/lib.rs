@@ -1,42 +1,40 @@
-//! flamedrop-web: the viewer that Trunk builds into a static page.
+//! flamedrop-web: the viewer that Trunk builds into a static page. Two wasm
+//! binaries share this library: `app` (the page) and `worker` (the decoding
+//! Web Worker). See "The viewer" in ARCHITECTURE.md.
 //!
-//! Two wasm binaries share this library: `app` (the Yew page, `app`) and
-//! `worker` (the decoding Web Worker, `worker`). The page gathers the
-//! dropped or opened files (`loading`), hands the `File` handles to the
-//! worker, which reads them in chunks, decodes them with `flamedrop-core` and
-//! sends the trace back as one transferred buffer. The page then draws it
-//! (`components::flamechart`, painted by `canvas`, steered by `chart`)
-//! and exposes `window.flamedrop` for scripts and tests (`js_api`).
+//! | module       | runs          | what it is |
+//! |--------------|---------------|------------|
+//! | `view_model` | native + wasm | the page's pure model: view state and the registry of views, sources, the trace on screen with its trees, comparisons, tables, text |
+//! | `timeline`   | native + wasm | the timeline's viewport, hit testing, keys, gestures, lane layout |
+//! | `render`     | native + wasm | colours, fills, text fitting, SVG writers; the canvas painters are wasm only |
+//! | `app`        | wasm (page)   | the root component: owns `PageState`, lays out the page, export |
+//! | `ui`         | wasm (page)   | the Yew components, thin shells over the above |
+//! | `script_api` | wasm (page)   | `window.flamedrop`, reading the snapshot the app publishes |
+//! | `loading`    | wasm (page)   | the page's side of a load: gather files, budget, workers, pacing, unpack |
+//! | `browser`    | wasm (page)   | small browser conveniences |
+//! | `wire`       | wasm (both)   | what the page and the worker say to each other |
+//! | `worker`     | wasm (worker) | only what runs inside the decoding worker |
 //!
-//! Only the pure parts (colours, text fitting, chart arithmetic) build
-//! natively, so `cargo test` and `cargo clippy --workspace` cover them without
-//! a browser.
+//! The first three build natively too, so `cargo test` and `cargo clippy`
+//! cover them without a browser.
 
-pub mod canvas;
-pub mod chart;
-pub mod format;
-pub mod highlight;
-pub mod views;
+// Native and wasm: pure code, tested natively.
+pub mod render;
+pub mod timeline;
+pub mod view_model;
 
+// Wasm only.
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(target_arch = "wasm32")]
-pub mod components;
-#[cfg(target_arch = "wasm32")]
-pub mod export_view;
-#[cfg(target_arch = "wasm32")]
-pub mod js_api;
-#[cfg(target_arch = "wasm32")]
-pub mod js_diff;
-#[cfg(target_arch = "wasm32")]
-pub mod js_views;
-#[cfg(target_arch = "wasm32")]
 pub mod loading;
 #[cfg(target_arch = "wasm32")]
-pub mod state;
+pub mod script_api;
 #[cfg(target_arch = "wasm32")]
-pub mod views_keys;
+pub mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -6,7 +6,7 @@
 //! page says so before reading anything and lets people go ahead anyway.
 
 use crate::browser::query_param;
-use crate::format::bytes;
+use crate::view_model::text::bytes;
 
 /// Input size above which the page asks first.
 pub const DEFAULT_LIMIT_BYTES: f64 = (1u64 << 30) as f64;

@@ -3,15 +3,24 @@
 //! from the site itself ([`demos`]). Each ends as a list of
 //! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
 //! whose answer [`unpack`] turns into the trace the page shows.
+//!
+//! This is the page's side of a load: the decoding workers are started and
+//! watched by [`client`] (one worker), [`parts`] (the workers of one load)
+//! and [`spare`] (workers started ahead of time), and [`slot`] is the one
+//! load state machine that both the trace on screen and the comparison
+//! trace use.
 
 pub mod budget;
+pub mod client;
 pub mod demos;
 pub mod dropped;
-pub mod pace;
+pub mod parts;
 pub mod picked;
+pub mod slot;
+pub mod spare;
 pub mod unpack;
 
-pub use crate::worker::protocol::InputFile;
+pub use crate::wire::protocol::InputFile;
 
 /// Files ready to decode, with a short description for the page.
 pub struct Opened {

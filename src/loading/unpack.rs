@@ -5,11 +5,11 @@
 //! built in steps, with a pause whenever a slice of work has run for a few
 //! milliseconds ([`Pace`]).
 
-use super::pace::{yield_to_browser, Pace};
-use crate::state::Loaded;
-use crate::worker::columns;
-use crate::worker::parts::Answer;
-use crate::worker::protocol::Phases;
+use crate::browser::pace::{yield_to_browser, Pace};
+use crate::loading::parts::Answer;
+use crate::view_model::Loaded;
+use crate::wire::columns;
+use crate::wire::protocol::Phases;
 use flamedrop_core::layout::counter::CounterIndexBuilder;
 use flamedrop_core::layout::IndexBuilder;
 use flamedrop_core::model::codec;

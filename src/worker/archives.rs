@@ -2,8 +2,8 @@
 //! by `flamedrop_core::archive`, and its entries become new `Blob`s (held by
 //! the browser, outside wasm memory) that are decoded like dropped files.
 
-use super::protocol::InputFile;
 use super::reader;
+use crate::wire::protocol::InputFile;
 use flamedrop_core::archive::{self, Limits, Sink, ARCHIVE_PROBE_BYTES};
 use flamedrop_core::input::{empty_archives, file_name};
 use flamedrop_core::model::Diagnostic;
@@ -57,7 +57,7 @@ pub async fn expand(files: Vec<InputFile>) -> Result<(Vec<InputFile>, Vec<Diagno
             continue;
         }
         archives += 1;
-        super::post(&super::protocol::WorkerEvent::Progress {
+        super::post(&crate::wire::protocol::WorkerEvent::Progress {
             read: 0.0,
             total: 0.0,
             file: file.path.clone(),

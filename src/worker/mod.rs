@@ -1,25 +1,22 @@
-//! The decoding Web Worker (the `worker` binary), and the page's handle on it
-//! ([`client`]). [`protocol`] is what they say to each other.
+//! The decoding Web Worker (the `worker` binary): only what runs inside the
+//! worker. The page's handle on it is `loading::client`; `wire::protocol` is
+//! what they say to each other.
 //!
-//! Inside the worker: wait for a [`protocol::DecodeRequest`], expand archives
+//! Wait for a [`DecodeRequest`], expand archives
 //! ([`archives`]), probe each file's
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then hand the trace to the
-//! page: its big columns as transferred typed arrays ([`columns`]), the rest
+//! page: its big columns as transferred typed arrays (`wire::columns`), the rest
 //! encoded by `model::codec`.
 
 pub mod archives;
-pub mod client;
-pub mod columns;
-pub mod parts;
-pub mod protocol;
 pub mod reader;
-pub mod spare;
 
-use flamedrop_core::input::{open_decoder, FileProbe, PROBE_BYTES};
+use crate::wire::columns;
+use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
+use flamedrop_core::input::{open_decoder, Decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
 use flamedrop_core::Trace;
-use protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -36,9 +33,6 @@ const CHUNK_BYTES: u32 = 512 << 10;
 /// Progress is posted after this many bytes (and at every file), not per
 /// chunk: each message costs the page a redraw of the progress bar.
 const PROGRESS_BYTES: f64 = (8 << 20) as f64;
-
-/// What the progress names while the decoder turns what it read into a trace.
-pub const BUILDING: &str = "building the trace";
 
 /// Entry point of the worker binary: listen for requests, then say we're ready.
 pub fn start() {
@@ -89,6 +83,28 @@ async fn handle(data: JsValue) {
 /// nothing when this part has nothing to do, or a message for people.
 async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trace>, String> {
     let (files, archive_notes) = archives::expand(request.files).await?;
+    let mut decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
+    clock.lap("worker open");
+    let (part, parts) = (request.part as usize, request.parts as usize);
+    if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
+        return Ok(None);
+    }
+    let (read, total) = feed(decoder.as_mut(), &files, clock).await?;
+    post(&WorkerEvent::Progress {
+        read,
+        total,
+        file: crate::wire::protocol::BUILDING.to_owned(),
+    });
+    let mut trace = decoder.finish();
+    clock.lap("worker finish");
+    if part == 0 {
+        trace.diagnostics.extend(archive_notes);
+    }
+    Ok(Some(trace))
+}
+
+/// Each file's path, size and first bytes, for recognising the format.
+async fn probe(files: &[InputFile]) -> Result<Vec<FileProbe>, String> {
     let blobs: Vec<&web_sys::Blob> = files.iter().map(|f| &f.blob).collect();
     // Every head is asked for at once: one after the other, a recording's
     // dozen small reads cost tens of ms.
@@ -97,7 +113,7 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
         _ => {
             // Read them one by one to say which file could not be read.
             let mut heads = Vec::with_capacity(files.len());
-            for file in &files {
+            for file in files {
                 let mut head = Vec::new();
                 let len = file.size().min(PROBE_BYTES as f64);
                 reader::read_into(&file.blob, 0.0, len, &mut head)
@@ -108,7 +124,7 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
             heads
         }
     };
-    let probes: Vec<FileProbe> = files
+    Ok(files
         .iter()
         .zip(heads)
         .map(|(file, head)| FileProbe {
@@ -116,13 +132,16 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
             size: file.size() as u64,
             head,
         })
-        .collect();
-    let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
-    clock.lap("worker open");
-    let (part, parts) = (request.part as usize, request.parts as usize);
-    if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
-        return Ok(None);
-    }
+        .collect())
+}
+
+/// Feeds the decoder the files it plans to read, in chunks, reporting
+/// progress; (bytes read, bytes planned).
+async fn feed(
+    decoder: &mut dyn Decoder,
+    files: &[InputFile],
+    clock: &mut Clock,
+) -> Result<(f64, f64), String> {
     let plan = decoder.plan();
     let total: f64 = plan
         .iter()
@@ -180,17 +199,7 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
     }
     clock.add("worker read", reading_ms);
     clock.add("worker feed", feeding_ms);
-    post(&WorkerEvent::Progress {
-        read,
-        total,
-        file: BUILDING.to_owned(),
-    });
-    let mut trace = decoder.finish();
-    clock.lap("worker finish");
-    if part == 0 {
-        trace.diagnostics.extend(archive_notes);
-    }
-    Ok(Some(trace))
+    Ok((read, total))
 }
 
 /// Times the worker's phases for [`WorkerEvent::Done`].

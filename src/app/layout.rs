@@ -1,0 +1,141 @@
+//! How the page is laid out: the top bar (brand, what is open, the view
+//! controls, the compare panel, the open buttons) above the body (welcome,
+//! progress, or the workspace with the timeline, the aggregated views and
+//! the sidebar), all drawn from the [`PageState`].
+
+use super::page::{PageState, Phase};
+use super::{App, Gathering, Msg};
+use crate::loading::dropped::Dropped;
+use crate::loading::picked;
+use crate::ui::aggregate::Aggregate;
+use crate::ui::compare::ComparePanel;
+use crate::ui::flamechart::publish::OnReport;
+use crate::ui::flamechart::FlameChart;
+use crate::ui::header::ViewControls;
+use crate::ui::help::Help;
+use crate::ui::progress::ProgressView;
+use crate::ui::sidebar::Sidebar;
+use crate::ui::welcome::Welcome;
+use crate::view_model::Loaded;
+use crate::view_model::{View, ViewChange};
+use std::rc::Rc;
+use web_sys::{DragEvent, HtmlInputElement};
+use yew::html::Scope;
+use yew::prelude::*;
+
+/// The whole page.
+pub fn page(page: &PageState, dragging: bool, on_report: &OnReport, link: &Scope<App>) -> Html {
+    let drag_over = link.callback(|e: DragEvent| {
+        e.prevent_default(); // without this the browser never fires `drop`
+        Msg::DragOver(true)
+    });
+    let drag_leave = link.batch_callback(|e: DragEvent| {
+        // Leaving for a child element is not leaving the page.
+        e.related_target().is_none().then_some(Msg::DragOver(false))
+    });
+    let drop = link.batch_callback(|e: DragEvent| {
+        e.prevent_default();
+        e.data_transfer()
+            .map(|data| Msg::Gather(Gathering::Dropped(Dropped::capture(&data))))
+    });
+    let picked = link.batch_callback(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let files = input.files().map(|list| picked::files_of(&list));
+        input.set_value(""); // so picking the same folder again still fires `change`
+        files.map(|f| Msg::Gather(Gathering::Picked(f)))
+    });
+    let phase = page.phase();
+    let source = match &phase {
+        Phase::Ready(_) | Phase::Loading(_) => page.main.label.as_str(),
+        _ => "",
+    };
+    html! {
+        <div id="dropzone" class={classes!("app", dragging.then_some("dragging"))}
+            ondragenter={drag_over.clone()} ondragover={drag_over} ondragleave={drag_leave} ondrop={drop}>
+            <header class="topbar">
+                <a class="brand" href="./" title="flamedrop: back to the start page">
+                    <img class="logo" src="icons/flamedrop.svg" alt="" />{ "flamedrop" }
+                </a>
+                <span class="source" title={source.to_owned()}>{ source }</span>
+                if matches!(phase, Phase::Ready(_)) { { controls(page, link) } }
+                <nav class="actions">
+                    <label for="open-folder" class="button">{ "Open folder" }</label>
+                    <label for="open-files" class="button">{ "Open files" }</label>
+                </nav>
+                <input id="open-files" class="visually-hidden" type="file" multiple=true onchange={picked.clone()} />
+                <input id="open-folder" class="visually-hidden" type="file" webkitdirectory=true multiple=true onchange={picked} />
+            </header>
+            <main class="main">{ body(page, &phase, on_report, link) }</main>
+            if page.help { <Help on_close={link.callback(|_| Msg::Help(false))} /> }
+            <div class="drop-overlay" aria-hidden="true">{ "Drop to open — files stay on this computer" }</div>
+        </div>
+    }
+}
+
+/// The header's view controls and the compare panel, while a trace is shown.
+fn controls(page: &PageState, link: &Scope<App>) -> Html {
+    let c = &page.compare;
+    html! {
+        <>
+            <ViewControls view={page.views.view} search={page.views.search.clone()} count={page.count.clone()}
+                on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
+                on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
+                by_group={page.colouring.by_group} on_colour={link.callback(|_| Msg::ToggleColour)}
+                next_theme={if page.colouring.dark { "light" } else { "dark" }}
+                diff={c.compared.is_some()} />
+            <ComparePanel open={c.panel}
+                label={c.compared.as_ref().map(|l| l.new.label.clone())}
+                progress={c.slot.progress.clone()} error={c.error.clone()}
+                on_request={link.callback(Msg::Compare)} />
+        </>
+    }
+}
+
+/// Below the top bar: what the phase calls for.
+fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>) -> Html {
+    let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
+    let on_load_anyway = page
+        .main
+        .too_big
+        .is_some()
+        .then(|| link.callback(|_| Msg::LoadAnyway));
+    match phase {
+        Phase::Idle => html! { <Welcome error={None::<String>} {on_demo} /> },
+        Phase::Error(message) => html! {
+            <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} />
+        },
+        Phase::Loading(progress) => html! {
+            <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
+        },
+        Phase::Ready(loaded) => workspace(page, loaded, on_report, link),
+    }
+}
+
+/// The timeline, the aggregated views and the sidebar.
+fn workspace(
+    page: &PageState,
+    loaded: &Rc<Loaded>,
+    on_report: &OnReport,
+    link: &Scope<App>,
+) -> Html {
+    let views = &page.views;
+    html! {
+        <div class="workspace" data-view={views.view.name()}>
+            <FlameChart key={page.main.load()} loaded={loaded.clone()} selected={page.selected}
+                on_select={link.callback(Msg::Select)} focus={page.focus}
+                hidden={views.view != View::Timeline} highlight={page.highlight.clone()} marks={page.marks.clone()}
+                colouring={page.colouring} on_report={on_report.clone()} range={views.range}
+                on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
+                lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))} />
+            if views.view != View::Timeline {
+                <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
+                    compare={page.compare.compared.clone()} colouring={page.colouring}
+                    on_change={link.callback(Msg::Views)} reveal={page.reveal} />
+            }
+            <Sidebar loaded={loaded.clone()} selected={page.selected} tab={page.tab}
+                on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}
+                highlight={page.highlight.as_ref().map(|h| h.field.clone())}
+                on_highlight={link.callback(Msg::Highlight)} />
+        </div>
+    }
+}

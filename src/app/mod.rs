@@ -1,0 +1,269 @@
+//! The app: the root component. It owns the page's state ([`PageState`]),
+//! turns messages from the components, the loads and the keyboard into
+//! changes of it, lays the page out ([`layout`]) and publishes what
+//! `window.flamedrop` reads.
+//!
+//! `#dropzone` is the whole page, so a trace can be dropped at any time.
+
+pub mod export;
+pub mod keys;
+mod layout;
+mod load;
+pub mod page;
+
+use crate::browser;
+use crate::loading::client::start_spares;
+use crate::loading::dropped::Dropped;
+use crate::loading::parts::workers_override;
+use crate::loading::slot::{Limits, LoadMsg};
+use crate::loading::{budget, demos, InputFile};
+use crate::script_api::{self, Published};
+use crate::timeline::SpanRef;
+use crate::ui::compare::CompareRequest;
+use crate::ui::flamechart::publish::{ChartReport, OnReport};
+use crate::ui::sidebar::Tab;
+use crate::view_model::highlight::Highlight;
+use crate::view_model::{ViewChange, ViewState};
+use gloo::events::EventListener;
+use page::PageState;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Mounts the app on `#app` (or the body when the page has no such element).
+pub fn mount() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            root.set_inner_html(""); // the static "loading…" text
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<App>::new().render();
+        }
+    }
+}
+
+pub enum Msg {
+    /// Start opening files that `gather` will produce.
+    Gather(Gathering),
+    /// A message about the load in one slot.
+    Load(Slot, LoadMsg),
+    Cancel,
+    /// Decode the files held back as too big, anyway.
+    LoadAnyway,
+    Select(Option<SpanRef>),
+    Zoom(SpanRef),
+    Tab(Tab),
+    /// Highlight the spans carrying a detail chosen in a table (or clear).
+    Highlight(Option<flamedrop_core::model::Field>),
+    DragOver(bool),
+    /// A change to the views' state (from the header, a view, or a script).
+    Views(ViewChange),
+    ToggleTheme,
+    Help(bool),
+    /// A key pressed outside text fields.
+    Key(String),
+    /// Save the open view as `png` or `svg`.
+    Export(&'static str),
+    /// Colour by name or by module / library / class.
+    ToggleColour,
+    /// From the compare panel.
+    Compare(CompareRequest),
+}
+
+/// Which load a message is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The trace on screen.
+    Main,
+    /// The trace to compare with.
+    Compare,
+}
+
+/// Where a load's files come from.
+pub enum Gathering {
+    Picked(Vec<InputFile>),
+    Dropped(Dropped),
+    Demo(&'static str),
+}
+
+pub struct App {
+    page: PageState,
+    dragging: bool,
+    limits: Limits,
+    /// What `window.flamedrop` reads; the app is its only writer.
+    published: Published,
+    /// Where the timeline's reports go: into `published`.
+    on_report: OnReport,
+    _keys: Option<EventListener>,
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        start_spares();
+        warm_chart_text();
+        if let Some(name) = browser::query_param("demo") {
+            ctx.link().send_message(demo_request(&name));
+        }
+        let published = Published::default();
+        App {
+            page: PageState::new(
+                ViewState::from_fragment(&browser::fragment()),
+                browser::os_prefers_dark(),
+            ),
+            dragging: false,
+            limits: Limits {
+                size: budget::limit_bytes(),
+                watchdog_ms: budget::watchdog_override_ms(),
+                workers: workers_override(),
+            },
+            on_report: chart_reports(&published),
+            published,
+            _keys: keys::listen(ctx.link().callback(Msg::Key)),
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let render = self.apply(ctx, msg);
+        self.page.publish(&mut self.published.borrow_mut());
+        render
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        layout::page(&self.page, self.dragging, &self.on_report, ctx.link())
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        let phase = self.page.phase();
+        if let Some(body) = browser::body() {
+            let _ = body.dataset().set("state", phase.name());
+        }
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            match &phase {
+                page::Phase::Ready(loaded) => {
+                    document.set_title(&format!("{} — flamedrop", loaded.label))
+                }
+                _ => document.set_title("flamedrop"),
+            }
+        }
+        if first_render {
+            let mut snapshot = self.published.borrow_mut();
+            snapshot.commands = Some(ctx.link().callback(Msg::Views));
+            self.page.publish(&mut snapshot);
+            drop(snapshot);
+            script_api::install(&self.published);
+        }
+    }
+}
+
+impl App {
+    /// Applies one message to the page's state; true to re-render.
+    fn apply(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let page = &mut self.page;
+        match msg {
+            Msg::Gather(source) => {
+                self.dragging = false;
+                self.gather(ctx, source);
+            }
+            Msg::Load(slot, msg) => return self.on_load(ctx, slot, msg),
+            Msg::Cancel => self.cancel(),
+            Msg::LoadAnyway => return self.load_anyway(ctx),
+            Msg::Compare(request) => return self.on_compare(ctx, request),
+            Msg::Select(span) => {
+                page.selected = span;
+                if span.is_some() {
+                    page.tab = Tab::Details;
+                }
+            }
+            Msg::Zoom(span) => {
+                let n = page.focus.map_or(0, |(n, _)| n + 1);
+                page.focus = Some((n, span));
+            }
+            Msg::Tab(tab) => page.tab = tab,
+            Msg::Highlight(field) => {
+                page.highlight = match (&page.trace, field) {
+                    (Some(loaded), Some(field)) => {
+                        Some(Rc::new(Highlight::new(&loaded.trace, field)))
+                    }
+                    _ => None,
+                };
+            }
+            Msg::DragOver(over) => {
+                let changed = self.dragging != over;
+                self.dragging = over;
+                return changed;
+            }
+            Msg::Views(change) => {
+                let search = matches!(change, ViewChange::Search(_));
+                page.views.apply(change);
+                if search {
+                    page.refresh_search();
+                }
+                browser::set_fragment(&page.views.to_fragment());
+            }
+            Msg::ToggleTheme => {
+                let dark = !page.colouring.dark;
+                page.colouring.dark = dark;
+                browser::choose_theme(if dark { "dark" } else { "light" });
+            }
+            Msg::ToggleColour => {
+                page.colouring.by_group = !page.colouring.by_group;
+            }
+            Msg::Help(open) => page.help = open,
+            Msg::Key(key) => return keys::on_key(page, ctx.link(), &key),
+            Msg::Export(kind) => {
+                if let Err(e) = export::download(page, &self.published.borrow(), kind) {
+                    gloo::console::warn!(format!("flamedrop: export: {e}"));
+                }
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Keeps what the timeline reports in the snapshot scripts and the SVG
+/// export read.
+fn chart_reports(published: &Published) -> OnReport {
+    let published = published.clone();
+    OnReport(Rc::new(move |report| {
+        let mut snapshot = published.borrow_mut();
+        match report {
+            ChartReport::Window(model) => snapshot.remember_chart(model),
+            ChartReport::FirstDraw => snapshot.first_draw(),
+            ChartReport::Lanes(lanes, counters) => snapshot.set_lanes(lanes, counters),
+        }
+    }))
+}
+
+/// The message that opens the demo the page's URL names (or says there is
+/// no such demo).
+fn demo_request(name: &str) -> Msg {
+    match demos::find(name) {
+        Some(demo) => Msg::Gather(Gathering::Demo(demo.name)),
+        None => {
+            let known: Vec<&str> = demos::DEMOS.iter().map(|d| d.name).collect();
+            let error = format!(
+                "there is no demo called \"{name}\" (try {})",
+                known.join(", ")
+            );
+            Msg::Load(Slot::Main, LoadMsg::Opened(0, Err(error)))
+        }
+    }
+}
+
+/// Once the chart's font has loaded, has it drawn once off screen (see
+/// `render::paint::warm_text`), while the page waits for a trace.
+fn warm_chart_text() {
+    wasm_bindgen_futures::spawn_local(async {
+        let family = browser::CANVAS_FONT_FAMILY;
+        browser::load_font(&format!("11px '{family}'")).await;
+        browser::load_font(&format!("600 11px '{family}'")).await;
+        crate::render::paint::warm_text();
+    });
+}

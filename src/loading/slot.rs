@@ -1,0 +1,265 @@
+//! One load state machine, used for the trace on screen and for the
+//! comparison trace alike: gathering the files, holding back an input that
+//! looks too big for the tab, decoding it in workers (progress, cancel,
+//! watchdog, errors that name the file and offset) and unpacking the answer.
+//!
+//! Each load gets a number; messages from an older load (a cancelled worker,
+//! a slow folder walk) are ignored. The slot sends its own follow-up
+//! messages through the `send` callback its owner gives it, and tells the
+//! owner what happened ([`LoadStep`]); what a finished load means for the
+//! page is the owner's business.
+
+use super::client::silence_allowance_ms;
+use super::parts::{workers_for, Decoding, Step};
+use super::unpack::unpack;
+use super::{budget, InputFile, Opened};
+use crate::view_model::Loaded;
+use crate::wire::protocol::{Phases, WorkerEvent};
+use std::future::Future;
+use std::rc::Rc;
+use yew::Callback;
+
+/// How far a load has come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// What is being opened.
+    pub label: String,
+    /// Bytes read by the decoder and bytes it will read (0 before it knows).
+    pub read: f64,
+    pub total: f64,
+}
+
+/// Where the time of a load went, as the page measured it.
+#[derive(Clone, Debug, Default)]
+pub struct LoadCost {
+    pub worker_ms: f64,
+    pub unpack_ms: f64,
+    pub index_ms: f64,
+    pub parts: u32,
+    pub phases: Phases,
+}
+
+/// What a load's helpers report back, each tagged with the load's number.
+pub enum LoadMsg {
+    /// The files are known (or could not be gathered).
+    Opened(u32, Result<Opened, String>),
+    /// Worker `part` said something.
+    Worker {
+        id: u32,
+        part: u32,
+        event: WorkerEvent,
+    },
+    /// The trace is ready to show (or could not be unpacked).
+    Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
+}
+
+/// What a message meant for the slot's owner.
+pub enum LoadStep {
+    /// Nothing to show (an old load's message, a worker getting ready).
+    Ignored,
+    /// Progress: show it.
+    Changed,
+    /// The trace is ready.
+    Loaded(Rc<Loaded>, LoadCost),
+    /// The load failed; the message says why.
+    Failed(String),
+}
+
+/// What the page's URL and the tab's memory allow a load.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Input size above which the page asks before decoding.
+    pub size: f64,
+    /// The watchdog's allowance when the page's URL sets one.
+    pub watchdog_ms: Option<f64>,
+    /// Decoding workers when the page's URL sets how many.
+    pub workers: Option<u32>,
+}
+
+/// One load at a time, and its progress.
+pub struct LoadSlot {
+    /// The current load's number.
+    load: u32,
+    /// May a big input be split between two workers?
+    split: bool,
+    job: Option<Decoding>,
+    /// What is being (or was last) opened.
+    pub label: String,
+    /// While a load runs.
+    pub progress: Option<Progress>,
+    /// Files held back because they looked too big for the tab.
+    pub too_big: Option<Opened>,
+}
+
+impl LoadSlot {
+    /// An idle slot; `split`: a big input may be decoded by two workers.
+    pub fn new(split: bool) -> LoadSlot {
+        LoadSlot {
+            load: 0,
+            split,
+            job: None,
+            label: String::new(),
+            progress: None,
+            too_big: None,
+        }
+    }
+
+    /// The current load's number (a new one per load).
+    pub fn load(&self) -> u32 {
+        self.load
+    }
+
+    /// True while a load runs.
+    pub fn is_loading(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Starts a new load from the files `gather` produces (stopping the one
+    /// in progress).
+    pub fn begin(
+        &mut self,
+        label: Option<String>,
+        gather: impl Future<Output = Result<Vec<InputFile>, String>> + 'static,
+        send: &Callback<LoadMsg>,
+    ) {
+        self.cancel();
+        self.label = label.clone().unwrap_or_else(|| "files".to_owned());
+        self.progress = Some(Progress {
+            label: self.label.clone(),
+            read: 0.0,
+            total: 0.0,
+        });
+        let (id, send) = (self.load, send.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let opened = gather.await.and_then(|files| Opened::new(files, label));
+            send.emit(LoadMsg::Opened(id, opened));
+        });
+    }
+
+    /// Stops the load in progress and forgets held-back files.
+    pub fn cancel(&mut self) {
+        self.load += 1;
+        self.job = None;
+        self.progress = None;
+        self.too_big = None;
+    }
+
+    /// Takes in a message about a load.
+    pub fn update(&mut self, msg: LoadMsg, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+        match msg {
+            LoadMsg::Opened(id, opened) if id == self.load => match opened {
+                Ok(opened) if opened.size() > limits.size => {
+                    let message =
+                        budget::too_big_message(&opened.label, opened.size(), limits.size);
+                    let step = self.fail(message);
+                    self.too_big = Some(opened);
+                    step
+                }
+                Ok(opened) => self.decode(opened, limits, send),
+                Err(message) => self.fail(message),
+            },
+            LoadMsg::Worker { id, part, event } if id == self.load => {
+                self.on_worker(part, event, send)
+            }
+            LoadMsg::Unpacked(id, loaded, cost) if id == self.load => {
+                self.progress = None;
+                match loaded {
+                    Ok(loaded) => LoadStep::Loaded(loaded, cost),
+                    Err(message) => self.fail(message),
+                }
+            }
+            LoadMsg::Opened(..) | LoadMsg::Worker { .. } | LoadMsg::Unpacked(..) => {
+                LoadStep::Ignored
+            }
+        }
+    }
+
+    /// Decodes the files held back as too big, anyway.
+    pub fn load_anyway(&mut self, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+        match self.too_big.take() {
+            Some(opened) => self.decode(opened, limits, send),
+            None => LoadStep::Ignored,
+        }
+    }
+
+    fn fail(&mut self, message: String) -> LoadStep {
+        self.job = None;
+        self.progress = None;
+        LoadStep::Failed(message)
+    }
+
+    /// Hands the files to new decoding workers.
+    fn decode(&mut self, opened: Opened, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+        self.label = opened.label.clone();
+        self.progress = Some(Progress {
+            label: opened.label.clone(),
+            read: 0.0,
+            total: opened.size(),
+        });
+        let allowance = limits
+            .watchdog_ms
+            .unwrap_or_else(|| silence_allowance_ms(opened.size()));
+        let workers = if self.split {
+            workers_for(&opened.files, limits.workers)
+        } else {
+            1
+        };
+        let (id, send) = (self.load, send.clone());
+        match Decoding::start(opened.files, workers, allowance, move |part, event| {
+            send.emit(LoadMsg::Worker { id, part, event })
+        }) {
+            Ok(job) => {
+                self.job = Some(job);
+                LoadStep::Changed
+            }
+            Err(message) => self.fail(message),
+        }
+    }
+
+    fn on_worker(&mut self, part: u32, event: WorkerEvent, send: &Callback<LoadMsg>) -> LoadStep {
+        let Some(decoding) = self.job.as_mut() else {
+            return LoadStep::Ignored;
+        };
+        match decoding.on_event(part, event) {
+            Step::Wait => LoadStep::Ignored,
+            Step::Progress { read, total } => {
+                if let Some(p) = &mut self.progress {
+                    p.read = read;
+                    p.total = total;
+                }
+                LoadStep::Changed
+            }
+            Step::Done {
+                answers,
+                worker_ms,
+                phases,
+            } => {
+                self.job = None; // the workers' memory goes with them
+                if let Some(p) = &mut self.progress {
+                    p.read = p.total; // the bar is full while the trace is prepared
+                }
+                let (id, label, send) = (self.load, self.label.clone(), send.clone());
+                let started = crate::browser::now();
+                let parts = answers.len() as u32;
+                wasm_bindgen_futures::spawn_local(async move {
+                    let unpacked = unpack(answers, label).await;
+                    let unpack_ms = crate::browser::now() - started;
+                    let (loaded, page) = match unpacked {
+                        Ok((loaded, page)) => (Ok(Rc::new(loaded)), page),
+                        Err(message) => (Err(message), Default::default()),
+                    };
+                    let cost = LoadCost {
+                        worker_ms,
+                        unpack_ms,
+                        index_ms: page.index_ms,
+                        parts,
+                        phases: phases.into_iter().chain(page.phases).collect(),
+                    };
+                    send.emit(LoadMsg::Unpacked(id, loaded, cost));
+                });
+                LoadStep::Changed
+            }
+            Step::Failed(message) => self.fail(message),
+        }
+    }
+}

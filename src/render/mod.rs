@@ -1,0 +1,24 @@
+//! Painting: colours and themes (`colors`), how a span is filled and on
+//! which pixels (`fill`), fitting names into rectangles (`text`), dense rows
+//! as pixel strips (`strips`); the SVG files (`svg` for a flame graph,
+//! `timeline_svg` for the timeline's window, `export` for the open view),
+//! all native; and the 2D canvas painters, wasm only: the timeline's frame
+//! painter (`paint`, one file per part of the picture), the aggregated
+//! flame graph (`flamegraph`) and the minimap.
+
+// Native and wasm.
+pub mod colors;
+pub mod export;
+pub mod fill;
+pub mod strips;
+pub mod svg;
+pub mod text;
+pub mod timeline_svg;
+
+// Wasm only: they draw on a canvas.
+#[cfg(target_arch = "wasm32")]
+pub mod flamegraph;
+#[cfg(target_arch = "wasm32")]
+pub mod minimap;
+#[cfg(target_arch = "wasm32")]
+pub mod paint;

@@ -1,0 +1,75 @@
+//! A counter track: its name, unit and peak on the header line, and the
+//! area chart of its values below.
+
+use super::lanes::{header_band, header_buttons};
+use super::{Frame, Painter, FONT, HEADER_FONT};
+use crate::render::colors::{self, Theme, PALETTE};
+use crate::render::text::trim_number;
+use crate::timeline::{CounterTrack, COUNTER_HEIGHT, LANE};
+use flamedrop_core::layout::counter::counter_columns_into;
+
+impl Painter {
+    /// One counter track: its name, unit and peak on the header line, then
+    /// an area chart of the largest value in each pixel column (neighbouring
+    /// columns of one height drawn as one rectangle).
+    pub(super) fn counter(
+        &mut self,
+        f: &Frame,
+        theme: &Theme,
+        track: &CounterTrack,
+        top: f64,
+    ) -> bool {
+        let Some(counter) = f.loaded.trace.counters.get(track.counter) else {
+            return false;
+        };
+        let Some(index) = f.loaded.counter_index.get(track.counter) else {
+            return false;
+        };
+        counter_columns_into(
+            counter,
+            index,
+            &f.model.view,
+            f.loaded.origin,
+            &mut self.columns,
+        );
+        let (lo, hi) = index.range();
+        let ctx = &self.ctx;
+        let width = f.model.view.width;
+        header_band(ctx, theme, width, top);
+        ctx.set_font(HEADER_FONT);
+        ctx.set_fill_style_str(theme.lane_text);
+        let title = format!(
+            "{} ({}) — peak {}",
+            counter.name,
+            counter.unit,
+            trim_number(hi)
+        );
+        let _ = ctx.fill_text(&title, 8.0, top + 15.0);
+        ctx.set_font(FONT);
+        header_buttons(ctx, theme, width, top);
+        let base = top + LANE.header + COUNTER_HEIGHT;
+        let scale = COUNTER_HEIGHT / (hi - lo);
+        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name, f.by_group))]);
+        // Tops on whole device pixels: runs of columns become aligned
+        // rectangles, which the browser fills without anti-aliasing.
+        let dpr = self.dpr;
+        let top_of =
+            |v: &Option<f64>| v.map(|v| ((base - ((v - lo) * scale).max(1.0)) * dpr).floor() / dpr);
+        let mut any = false;
+        let mut x = 0;
+        while let Some(column) = self.columns.get(x) {
+            let y = top_of(column);
+            let run = self.columns[x..]
+                .iter()
+                .take_while(|c| top_of(c) == y)
+                .count()
+                .max(1);
+            if let Some(y) = y {
+                ctx.fill_rect(x as f64, y, run as f64, base - y);
+                any = true;
+            }
+            x += run;
+        }
+        any
+    }
+}

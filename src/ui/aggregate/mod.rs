@@ -1,0 +1,201 @@
+//! The aggregated views: a toolbar (which data — spans of one thread or all
+//! merged, a sample set, an allocation resource by bytes or count, all or
+//! leaks — the time range they are limited to, and top-down / bottom-up for
+//! the table), then the flame graph, the sandwich, the call-tree table or,
+//! while a comparison trace is open, the diff view.
+//! Trees come from `view_model::trees`, built on first use per (source,
+//! range) and kept with the trace.
+
+pub mod calltable;
+pub mod diff;
+pub mod difftable;
+pub mod flamegraph;
+pub mod sandwich;
+
+use crate::render::colors::Colouring;
+use crate::view_model::text;
+use crate::view_model::{Compared, Loaded};
+use crate::view_model::{SourceKey, View, ViewChange, ViewState};
+use calltable::CallTable;
+use flamedrop_core::model::StrId;
+use flamegraph::FlameGraph;
+use sandwich::SandwichView;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub loaded: Rc<Loaded>,
+    pub state: ViewState,
+    pub marks: Option<Rc<Vec<bool>>>,
+    pub on_change: Callback<ViewChange>,
+    /// A search jump in the table: (node, bump).
+    #[prop_or_default]
+    pub reveal: Option<(u32, u32)>,
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
+    /// The comparison, for the diff view.
+    #[prop_or_default]
+    pub compare: Option<Rc<Compared>>,
+}
+
+/// The zoom of the flame graph on canvas `id` and where its changes go.
+pub fn zoom_of(
+    state: &ViewState,
+    on_change: &Callback<ViewChange>,
+    id: &'static str,
+) -> (u32, Callback<u32>) {
+    let zoom = on_change.reform(move |node| ViewChange::Zoom(id.to_owned(), node));
+    (state.zoom_of(id), zoom)
+}
+
+/// How weights of `source` print.
+pub fn weight_format(loaded: &Loaded, source: SourceKey) -> Callback<i64, String> {
+    Callback::from(text::weight(source.unit(&loaded.trace), source.is_time()))
+}
+
+#[function_component(Aggregate)]
+pub fn aggregate(props: &Props) -> Html {
+    let loaded = &props.loaded;
+    let state = &props.state;
+    let format = weight_format(loaded, state.source);
+    let on_pick = {
+        let (on_change, loaded) = (props.on_change.clone(), loaded.clone());
+        Callback::from(move |id: StrId| {
+            on_change.emit(ViewChange::Function(Some(loaded.trace.str(id).to_owned())))
+        })
+    };
+    let body = match state.view {
+        View::FlameGraph | View::CallTree
+            if loaded
+                .top_down(state.source, state.range)
+                .root()
+                .children
+                .is_empty() =>
+        {
+            empty_note(state)
+        }
+        View::FlameGraph => {
+            let tree = loaded.top_down(state.source, state.range);
+            let (zoom, on_zoom) = zoom_of(state, &props.on_change, "flamegraph");
+            html! {
+                <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
+                    label="Flame graph: calls merged by path, widest first; click to zoom"
+                    marks={props.marks.clone()} {format} {on_pick} colouring={props.colouring} {zoom} {on_zoom} />
+            }
+        }
+        View::Sandwich => html! {
+            <SandwichView loaded={loaded.clone()} state={state.clone()} marks={props.marks.clone()}
+                {format} {on_pick} colouring={props.colouring} on_change={props.on_change.clone()} />
+        },
+        View::CallTree => {
+            let tree = loaded.tree(state.source, state.range, state.inverted);
+            html! {
+                <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
+                    {format} {on_pick} reveal={props.reveal} />
+            }
+        }
+        View::Diff => match &props.compare {
+            Some(compare) => html! {
+                <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} state={state.clone()}
+                    on_change={props.on_change.clone()} {format} colouring={props.colouring} />
+            },
+            None => {
+                html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
+            }
+        },
+        View::Timeline => html! {},
+    };
+    html! {
+        <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
+            { toolbar(props) }
+            <div class="aggregate-body">{ body }</div>
+        </section>
+    }
+}
+
+/// What an empty flame graph or call tree says instead: why it is empty.
+fn empty_note(state: &ViewState) -> Html {
+    let what = match state.source {
+        SourceKey::AllThreads | SourceKey::Thread(_) => {
+            "no calls to merge here (pick a sample set or an allocation resource under Data, if the trace has one)"
+        }
+        SourceKey::Samples { .. } | SourceKey::MergedSamples { .. } => {
+            "this sample set holds no samples"
+        }
+        SourceKey::Allocations {
+            only_live: true, ..
+        } => "nothing of this resource was still allocated when the trace ended (no leaks)",
+        SourceKey::Allocations { .. } => "this resource saw no allocations",
+    };
+    let range = if state.range.is_some() {
+        " in the selected time range"
+    } else {
+        ""
+    };
+    html! { <p class="note empty-view" id="empty-view" role="status">{ format!("Nothing to show: {what}{range}.") }</p> }
+}
+
+/// The chosen sample set's note (why it looks the way it does), if any.
+fn source_note(loaded: &Loaded, source: SourceKey) -> Option<Html> {
+    let (SourceKey::Samples { set, .. } | SourceKey::MergedSamples { set, .. }) = source else {
+        return None;
+    };
+    let note = &loaded.trace.sample_sets.get(set as usize)?.note;
+    (!note.is_empty()).then(|| {
+        html! { <span class="source-note" id="source-note" title={note.clone()}>{ note.clone() }</span> }
+    })
+}
+
+fn toolbar(props: &Props) -> Html {
+    let loaded = &props.loaded;
+    let state = &props.state;
+    let offered = SourceKey::offered(&loaded.trace, |t| loaded.thread_title(t));
+    let on_source = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(key) = SourceKey::parse(&select.value()) {
+                on_change.emit(ViewChange::Source(key));
+            }
+        })
+    };
+    let range = state.range.filter(|_| state.view != View::Diff).map(|(a, b)| {
+        let unit = loaded.unit();
+        let clear = props.on_change.reform(|_: MouseEvent| ViewChange::Range(None));
+        html! {
+            <span class="range-chip" id="range">
+                { format!("range {} – {}", text::duration(a - loaded.origin, unit), text::duration(b - loaded.origin, unit)) }
+                <button type="button" id="range-clear" class="link" onclick={clear}>{ "clear" }</button>
+            </span>
+        }
+    });
+    let direction = (state.view == View::CallTree).then(|| {
+        let button = |inverted: bool, id: &'static str, label: &'static str| {
+            let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::Inverted(inverted));
+            let pressed = state.inverted == inverted;
+            html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
+                aria-pressed={pressed.to_string()} {onclick}>{ label }</button> }
+        };
+        html! {
+            <span class="segmented" role="group" aria-label="Tree direction">
+                { button(false, "calltree-topdown", "Top-down") }
+                { button(true, "calltree-bottomup", "Bottom-up") }
+            </span>
+        }
+    });
+    html! {
+        <div class="toolbar">
+            <label for="source">{ "Data" }</label>
+            <select id="source" onchange={on_source}>
+                { for offered.iter().map(|(key, label)| html! {
+                    <option value={key.name()} selected={*key == state.source}>{ label }</option>
+                }) }
+            </select>
+            { for source_note(loaded, state.source) }
+            { for direction }
+            { for range }
+        </div>
+    }
+}

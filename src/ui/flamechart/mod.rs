@@ -1,0 +1,286 @@
+//! The flame chart component: owns `canvas#flamechart`, turns pointer, wheel
+//! and keyboard input into [`ChartModel`] changes, repaints on the next
+//! animation frame, and shows the hover [`Tooltip`](super::tooltip::Tooltip).
+//!
+//! Painting happens outside Yew's rendering: a view change only schedules a
+//! frame; Yew re-renders the component only when the hovered item changes
+//! (to swap the tooltip's content).
+//!
+//! This file holds the lifecycle; the rest of the folder: `input` (raw
+//! listeners), `pointer` (carrying out what the pure `timeline::gesture`
+//! machine decides), `frame` (one animation frame: keys, hover, painting),
+//! `markup` (the HTML), `lanes_list` (the lanes popover) and `publish`
+//! (the chart's reports to the rest of the page).
+
+mod frame;
+mod input;
+mod lanes_list;
+mod markup;
+mod pointer;
+pub mod publish;
+
+use crate::render::colors::Colouring;
+use crate::render::minimap::Minimap;
+use crate::render::paint::Painter;
+use crate::timeline::gesture::{Gesture, MinimapDrag};
+use crate::timeline::keys::{HeldKeys, KeyAction, Motion};
+use crate::timeline::lane_layout::lane_keys;
+use crate::timeline::lane_layout::{LaneKey, LaneLayout};
+use crate::timeline::{ChartModel, Hit, SpanRef, Wheel};
+use crate::view_model::Loaded;
+use gloo::events::EventListener;
+use gloo::render::{request_animation_frame, AnimationFrame};
+use publish::{OnReport, Publisher};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{HtmlElement, ResizeObserver};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub loaded: Rc<Loaded>,
+    pub selected: Option<SpanRef>,
+    pub on_select: Callback<Option<SpanRef>>,
+    /// A request to zoom to a span; the number makes repeated requests distinct.
+    pub focus: Option<(u32, SpanRef)>,
+    /// Spans chosen in a table: drawn emphasised, the others dimmed.
+    #[prop_or_default]
+    pub highlight: Option<Rc<crate::view_model::highlight::Highlight>>,
+    /// Another view is open: the chart stays mounted (keeping its zoom) but hidden.
+    #[prop_or_default]
+    pub hidden: bool,
+    /// Per string id: matches the search (others are greyed).
+    #[prop_or_default]
+    pub marks: Option<Rc<Vec<bool>>>,
+    /// The page's theme and how calls are coloured.
+    pub colouring: Colouring,
+    /// Where the chart's reports go (see `publish`).
+    #[prop_or_default]
+    pub on_report: OnReport,
+    /// The time range the aggregated views are limited to (absolute times).
+    #[prop_or_default]
+    pub range: Option<(i64, i64)>,
+    /// A range was selected by dragging along the ruler (`None`: a click cleared it).
+    #[prop_or_default]
+    pub on_range: Callback<Option<(i64, i64)>>,
+    /// Lane order and hidden lanes (from the URL fragment).
+    #[prop_or_default]
+    pub lanes: LaneLayout,
+    /// The user rearranged, hid or showed lanes.
+    #[prop_or_default]
+    pub on_lanes: Callback<LaneLayout>,
+}
+
+pub enum Msg {
+    Resize,
+    Frame(f64),
+    Wheel(Wheel),
+    Down {
+        x: f64,
+        y: f64,
+        pointer: i32,
+    },
+    Move {
+        x: f64,
+        y: f64,
+    },
+    Up {
+        x: f64,
+        y: f64,
+    },
+    Leave,
+    DoubleClick {
+        x: f64,
+        y: f64,
+    },
+    Key(KeyAction),
+    KeyUp(Motion),
+    Blur,
+    /// Pointer on the minimap at x: pressed (`Some(true)`), dragged (`Some(false)`), released (`None`).
+    Minimap(f64, Option<bool>),
+    /// Open or close the lanes list.
+    LanesOpen(bool),
+    /// The canvas font finished loading: text widths are measured again.
+    FontLoaded,
+}
+
+pub struct FlameChart {
+    container: NodeRef,
+    minimap: NodeRef,
+    /// The minimap is being dragged.
+    minimap_drag: MinimapDrag,
+    /// Paints the minimap, keeping its bands between frames.
+    minimap_painter: Minimap,
+    canvas: NodeRef,
+    tooltip: NodeRef,
+    model: ChartModel,
+    /// Lane titles, by thread index.
+    titles: Vec<String>,
+    painter: Option<Painter>,
+    hover: Option<Hit>,
+    pointer: Option<(f64, f64)>,
+    /// A press of the pointer on the canvas, and what it is becoming.
+    gesture: Gesture,
+    keys: HeldKeys,
+    last_frame: Option<f64>,
+    frame: Option<AnimationFrame>,
+    listeners: Vec<EventListener>,
+    observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+    /// What was last reported to the rest of the page.
+    publish: Publisher,
+    /// Every lane (threads, then counters) with its title, in trace order:
+    /// entry `t` of the first `threads.len()` is thread `t`'s lane.
+    all_lanes: Rc<Vec<(LaneKey, String)>>,
+    /// The lanes list is open.
+    lanes_open: bool,
+}
+
+impl Component for FlameChart {
+    type Message = Msg;
+    type Properties = Props;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let loaded = &ctx.props().loaded;
+        let titles: Vec<String> = (0..loaded.trace.threads.len())
+            .map(|t| loaded.thread_title(t))
+            .collect();
+        let all_lanes = lane_keys(&loaded.trace, &titles);
+        let mut chart = FlameChart {
+            container: NodeRef::default(),
+            minimap: NodeRef::default(),
+            minimap_drag: MinimapDrag::default(),
+            minimap_painter: Minimap::default(),
+            canvas: NodeRef::default(),
+            tooltip: NodeRef::default(),
+            model: new_model(loaded),
+            titles,
+            painter: None,
+            hover: None,
+            pointer: None,
+            gesture: Gesture::default(),
+            keys: HeldKeys::default(),
+            last_frame: None,
+            frame: None,
+            listeners: Vec::new(),
+            observer: None,
+            publish: Publisher::default(),
+            all_lanes: Rc::new(all_lanes),
+            lanes_open: false,
+        };
+        chart.arrange(&ctx.props().lanes);
+        chart
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
+        let props = ctx.props();
+        if props.focus != old.focus {
+            if let Some((_, span)) = props.focus {
+                self.zoom_to(&props.loaded, span);
+            }
+        }
+        if props.lanes != old.lanes {
+            self.arrange(&props.lanes);
+        }
+        self.request_frame(ctx);
+        // Re-render only to show or hide the chart or its lanes list;
+        // painting needs no render.
+        props.hidden != old.hidden || (self.lanes_open && props.lanes != old.lanes)
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Resize => self.resized(ctx),
+            Msg::Frame(time) => self.on_frame(ctx, time),
+            Msg::Wheel(wheel) => {
+                self.model.wheel(wheel);
+                self.request_frame(ctx);
+                self.rehover(&ctx.props().loaded)
+            }
+            Msg::Down { x, y, pointer } => self.pointer_down(x, y, pointer),
+            Msg::Move { x, y } => self.pointer_moved(ctx, x, y),
+            Msg::Up { x, y } => self.pointer_up(ctx, x, y),
+            Msg::Leave => self.pointer_left(ctx),
+            Msg::DoubleClick { x, y } => self.double_click(ctx, x, y),
+            // Keys belong to the open view: a hidden chart ignores them.
+            Msg::Key(_) if ctx.props().hidden => false,
+            Msg::Key(action) => self.key(ctx, action),
+            Msg::Minimap(x, pressed) => self.minimap(ctx, x, pressed),
+            Msg::FontLoaded => self.font_loaded(ctx),
+            Msg::LanesOpen(open) => {
+                self.lanes_open = open;
+                true
+            }
+            Msg::KeyUp(m) => {
+                self.keys.release(m);
+                false
+            }
+            Msg::Blur => {
+                self.keys.clear();
+                false
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        html! {
+            <div class={classes!("timeline", ctx.props().hidden.then_some("hidden"))}>
+                { self.toolbar(ctx) }
+                { self.minimap_canvas(ctx) }
+                { self.chart(ctx) }
+            </div>
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            self.start(ctx);
+        }
+        self.place_tooltip();
+    }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        if let Some((observer, _)) = &self.observer {
+            observer.disconnect();
+        }
+    }
+}
+
+/// The chart model of a loaded trace: one lane per thread, then its counters.
+fn new_model(loaded: &Loaded) -> ChartModel {
+    let lanes = loaded
+        .index
+        .iter()
+        .enumerate()
+        .map(|(t, index)| (t, index.depths()));
+    let mut model = ChartModel::new(
+        loaded.duration as f64,
+        lanes,
+        loaded.calls.map(|(a, b)| (a as f64, b as f64)),
+    );
+    model.add_counters(loaded.trace.counters.len());
+    model
+}
+
+impl FlameChart {
+    /// Shows the lanes `layout` keeps, in its order.
+    fn arrange(&mut self, layout: &LaneLayout) {
+        let (threads, counters) = layout.shown(&self.all_lanes);
+        self.model.arrange(&threads, &counters);
+        self.publish.lanes_changed();
+    }
+
+    fn request_frame(&mut self, ctx: &Context<Self>) {
+        if self.frame.is_none() {
+            let link = ctx.link().clone();
+            self.frame = Some(request_animation_frame(move |time| {
+                link.send_message(Msg::Frame(time))
+            }));
+        }
+    }
+
+    fn set_cursor(&self, cursor: &str) {
+        if let Some(canvas) = self.canvas.cast::<HtmlElement>() {
+            let _ = canvas.style().set_property("cursor", cursor);
+        }
+    }
+}

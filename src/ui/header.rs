@@ -1,0 +1,82 @@
+//! The header's view controls: the view switcher (`button#view-<name>`
+//! with `data-view`; `button#view-diff` only while a comparison is open), the search box (`input#search`, `#search-count`), the
+//! export buttons (PNG, SVG), the colouring and theme toggles and the help
+//! button.
+
+use crate::view_model::{View, ViewChange};
+use flamedrop_core::analysis::search::MatchCount;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub view: View,
+    pub search: String,
+    /// The search's result, or its error (a bad regular expression).
+    pub count: Option<Result<MatchCount, String>>,
+    pub on_change: Callback<ViewChange>,
+    pub on_theme: Callback<()>,
+    pub on_help: Callback<()>,
+    /// Export the view as `png` or `svg`.
+    pub on_export: Callback<&'static str>,
+    /// Colour calls by their group (module, library, class) rather than name.
+    pub by_group: bool,
+    pub on_colour: Callback<()>,
+    /// The theme the toggle switches to.
+    pub next_theme: &'static str,
+    /// A comparison trace is open: offer the diff view.
+    #[prop_or_default]
+    pub diff: bool,
+}
+
+#[function_component(ViewControls)]
+pub fn view_controls(props: &Props) -> Html {
+    let switcher = View::offered(props.diff).map(|view| {
+        let selected = view == props.view;
+        let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::View(view));
+        html! {
+            <button type="button" role="tab" id={format!("view-{}", view.name())} data-view={view.name()}
+                class={classes!("tab", selected.then_some("selected"))} aria-selected={selected.to_string()} {onclick}>
+                { view.label() }
+            </button>
+        }
+    });
+    let oninput = props.on_change.reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        ViewChange::Search(input.value())
+    });
+    let count = match &props.count {
+        None => String::new(),
+        Some(Ok(c)) => format!("{} functions · {} calls", c.functions, c.calls),
+        Some(Err(e)) => format!("bad expression: {e}"),
+    };
+    let bad = matches!(props.count, Some(Err(_)));
+    // A view without a canvas (the call tree, a table) exports nothing.
+    let no_image = props.view.canvas_id().is_none();
+    html! {
+        <div class="view-controls">
+            <nav class="views tabs" role="tablist" aria-label="Views">{ for switcher }</nav>
+            <span class="search">
+                <input id="search" type="search" placeholder="Search (text or /regex/)" aria-label="Search functions"
+                    aria-describedby="search-count" value={props.search.clone()} {oninput}
+                    class={classes!(bad.then_some("invalid"))} />
+                <span id="search-count" class="search-count" aria-live="polite">{ count }</span>
+            </span>
+            <button type="button" id="export-png" class="button" title="Save the view as a PNG image"
+                disabled={no_image} onclick={props.on_export.reform(|_| "png")}>{ "PNG" }</button>
+            <button type="button" id="export-svg" class="button" title="Save the view as an SVG file"
+                disabled={no_image}
+                onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
+            <button type="button" id="colour-toggle" class="button" aria-pressed={props.by_group.to_string()}
+                title="Colour calls by name, or by module / library / class" onclick={props.on_colour.reform(|_| ())}>
+                { if props.by_group { "by module" } else { "by name" } }
+            </button>
+            <button type="button" id="theme-toggle" class="button icon" title={format!("Switch to the {} theme", props.next_theme)}
+                aria-label={format!("Switch to the {} theme", props.next_theme)} onclick={props.on_theme.reform(|_| ())}>
+                { if props.next_theme == "dark" { "☾" } else { "☀" } }
+            </button>
+            <button type="button" id="help-button" class="button icon" title="Keyboard shortcuts (?)"
+                aria-label="Keyboard shortcuts" onclick={props.on_help.reform(|_| ())}>{ "?" }</button>
+        </div>
+    }
+}

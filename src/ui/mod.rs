@@ -1,0 +1,22 @@
+//! The page's Yew components, each a thin shell over the pure model
+//! (`view_model`, `timeline`) and the painters (`render`): the header's
+//! view controls ([`header`]) and compare panel ([`compare`]), the
+//! aggregated views ([`aggregate`]), the empty page and drop target
+//! ([`welcome`]), the load progress ([`progress`]), the flame chart
+//! ([`flamechart`]) with its [`tooltip`], and the side panel ([`sidebar`])
+//! holding the [`summary`], the selected span's [`detail`] and the
+//! format's [`tables`].
+
+pub mod aggregate;
+pub mod compare;
+pub mod detail;
+pub mod flamechart;
+pub mod header;
+pub mod help;
+pub mod progress;
+pub mod sidebar;
+pub mod span_info;
+pub mod summary;
+pub mod tables;
+pub mod tooltip;
+pub mod welcome;

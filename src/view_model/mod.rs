@@ -1,0 +1,23 @@
+//! The page's model without web types, built and tested natively: which
+//! view is open and everything about it that the URL keeps ([`view_state`],
+//! with the registry of views), the data sources of the aggregated views
+//! ([`source`]), the trace on screen and the trees kept with it
+//! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
+//! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
+//! highlights ([`highlight`]) and how numbers and names are written
+//! ([`text`]).
+
+pub mod compared;
+pub mod diff;
+pub mod highlight;
+pub mod loaded;
+pub mod source;
+pub mod table;
+pub mod text;
+pub mod trees;
+pub mod view_state;
+
+pub use compared::Compared;
+pub use loaded::Loaded;
+pub use source::SourceKey;
+pub use view_state::{View, ViewChange, ViewInfo, ViewState, VIEWS};

@@ -1,0 +1,391 @@
+//! What the page shows besides the trace itself: which view is open, which
+//! data the aggregated views draw ([`SourceKey`]), the picked function, the
+//! search and the time range — and how that state is written to and read
+//! from the URL fragment ([`ViewState::to_fragment`]), so a reload restores
+//! it. Trace content never goes into the URL: only names of views, indices
+//! of sources, one function name (what the user picked or typed) and numbers.
+//!
+//! No web types here: it is tested natively. [`VIEWS`] lists the views.
+
+use super::source::SourceKey;
+use crate::timeline::lane_layout::LaneLayout;
+
+use flamedrop_core::analysis::diff::Side;
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use std::collections::BTreeMap;
+
+/// The views of the header's switcher.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum View {
+    /// The time-ordered flame chart, one lane per thread.
+    #[default]
+    Timeline,
+    /// The aggregated, left-heavy flame graph.
+    FlameGraph,
+    /// Callers and callees of one function.
+    Sandwich,
+    /// The call-tree table, top-down or bottom-up.
+    CallTree,
+    /// Two traces compared: differential flame graph and table of changes
+    /// (offered only while a comparison trace is open).
+    Diff,
+}
+
+/// What the page needs to know about a view: the one list to extend when a
+/// view is added (see "How to add a view" in ARCHITECTURE.md).
+#[derive(Clone, Copy, Debug)]
+pub struct ViewInfo {
+    pub view: View,
+    /// The name used in `data-view`, ids (`#view-<name>`), the URL and
+    /// `flamedrop.view()`.
+    pub name: &'static str,
+    /// The switcher's label.
+    pub label: &'static str,
+    /// The key that opens it.
+    pub key: &'static str,
+    /// The canvas that shows it (what "Export PNG" copies), if any.
+    pub canvas: Option<&'static str>,
+    /// Offered only while a comparison trace is open.
+    pub needs_comparison: bool,
+}
+
+/// Every view, in switcher order.
+pub const VIEWS: [ViewInfo; 5] = [
+    ViewInfo {
+        view: View::Timeline,
+        name: "timeline",
+        label: "Timeline",
+        key: "1",
+        canvas: Some("flamechart"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::FlameGraph,
+        name: "flamegraph",
+        label: "Flame graph",
+        key: "2",
+        canvas: Some("flamegraph"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::Sandwich,
+        name: "sandwich",
+        label: "Sandwich",
+        key: "3",
+        canvas: Some("sandwich-callees"),
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::CallTree,
+        name: "calltree",
+        label: "Call tree",
+        key: "4",
+        canvas: None,
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::Diff,
+        name: "diff",
+        label: "Diff",
+        key: "5",
+        canvas: Some("diff-flamegraph"),
+        needs_comparison: true,
+    },
+];
+
+impl View {
+    /// The view's entry in [`VIEWS`].
+    pub fn info(self) -> &'static ViewInfo {
+        VIEWS.iter().find(|i| i.view == self).unwrap_or(&VIEWS[0])
+    }
+
+    /// The views offered: all of them while a comparison is open, else those
+    /// that do not need one.
+    pub fn offered(comparison: bool) -> impl Iterator<Item = View> {
+        VIEWS
+            .iter()
+            .filter(move |i| comparison || !i.needs_comparison)
+            .map(|i| i.view)
+    }
+
+    /// The name used in `data-view`, ids, the URL and `flamedrop.view()`.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The switcher's label.
+    pub fn label(self) -> &'static str {
+        self.info().label
+    }
+
+    /// The canvas that shows the view, if any.
+    pub fn canvas_id(self) -> Option<&'static str> {
+        self.info().canvas
+    }
+
+    /// The view called `name`.
+    pub fn parse(name: &str) -> Option<View> {
+        VIEWS.iter().find(|i| i.name == name).map(|i| i.view)
+    }
+
+    /// The view opened by `key`, given whether a comparison is open.
+    pub fn for_key(key: &str, comparison: bool) -> Option<View> {
+        View::offered(comparison).find(|v| v.info().key == key)
+    }
+}
+
+/// Everything about the views: what a reload restores (the URL fragment),
+/// and the flame graphs' zoom and the diff view's side, which it does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewState {
+    pub view: View,
+    pub source: SourceKey,
+    /// The function the sandwich shows.
+    pub function: Option<String>,
+    /// The search box's text.
+    pub search: String,
+    /// The time range the aggregated views are limited to (trace units,
+    /// absolute timestamps).
+    pub range: Option<(i64, i64)>,
+    /// The call-tree table shows the bottom-up tree.
+    pub inverted: bool,
+    /// The timeline's lane order and hidden lanes.
+    pub lanes: LaneLayout,
+    /// The node each flame graph canvas (by id) is zoomed into; absent: the
+    /// root. Not in the URL: node numbers belong to one tree.
+    pub zoom: BTreeMap<String, u32>,
+    /// Which trace's totals give the diff flame graph its widths.
+    pub diff_side: Side,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            view: View::default(),
+            source: SourceKey::default(),
+            function: None,
+            search: String::new(),
+            range: None,
+            inverted: false,
+            lanes: LaneLayout::default(),
+            zoom: BTreeMap::new(),
+            diff_side: Side::New,
+        }
+    }
+}
+
+/// One change to the [`ViewState`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViewChange {
+    View(View),
+    Source(SourceKey),
+    Function(Option<String>),
+    Search(String),
+    Range(Option<(i64, i64)>),
+    Inverted(bool),
+    Lanes(LaneLayout),
+    /// Zoom the flame graph on canvas `id` into a node (0: the root).
+    Zoom(String, u32),
+    DiffSide(Side),
+}
+
+impl ViewState {
+    /// Applies a change. Leaving a view forgets its zoom and side, as
+    /// changing the trees under a flame graph does (its own component
+    /// reports that, see `FlameGraph`).
+    pub fn apply(&mut self, change: ViewChange) {
+        match change {
+            ViewChange::View(v) => {
+                if v != self.view {
+                    self.forget_zoom();
+                }
+                self.view = v;
+            }
+            ViewChange::Source(s) => self.source = s,
+            ViewChange::Function(f) => self.function = f,
+            ViewChange::Search(q) => self.search = q,
+            ViewChange::Range(r) => self.range = r.filter(|(a, b)| a < b),
+            ViewChange::Inverted(i) => self.inverted = i,
+            ViewChange::Lanes(l) => self.lanes = l,
+            ViewChange::Zoom(canvas, 0) => {
+                self.zoom.remove(&canvas);
+            }
+            ViewChange::Zoom(canvas, node) => {
+                self.zoom.insert(canvas, node);
+            }
+            ViewChange::DiffSide(side) => self.diff_side = side,
+        }
+    }
+
+    /// The node the flame graph on canvas `id` is zoomed into (0: the root).
+    pub fn zoom_of(&self, id: &str) -> u32 {
+        self.zoom.get(id).copied().unwrap_or(0)
+    }
+
+    /// Back to the whole trees and the new trace's widths (a new trace, or
+    /// another view).
+    pub fn forget_zoom(&mut self) {
+        self.zoom.clear();
+        self.diff_side = Side::New;
+    }
+
+    /// The state as a URL fragment body (`view=sandwich&fn=main&q=mutex`),
+    /// leaving out what is at its default.
+    pub fn to_fragment(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if self.view != View::Timeline {
+            parts.push(format!("view={}", self.view.name()));
+        }
+        if self.source != SourceKey::default() {
+            parts.push(format!("source={}", self.source.name()));
+        }
+        if let Some(f) = &self.function {
+            parts.push(format!("fn={}", encode(f)));
+        }
+        if !self.search.is_empty() {
+            parts.push(format!("q={}", encode(&self.search)));
+        }
+        if let Some((a, b)) = self.range {
+            parts.push(format!("range={a},{b}"));
+        }
+        if self.inverted {
+            parts.push("inverted=1".to_owned());
+        }
+        parts.extend(self.lanes.fragment_parts(encode));
+        parts.join("&")
+    }
+
+    /// Reads a fragment (with or without its `#`); unknown or malformed
+    /// parts are ignored.
+    pub fn from_fragment(fragment: &str) -> ViewState {
+        let mut state = ViewState::default();
+        for part in fragment.trim_start_matches('#').split('&') {
+            let Some((key, raw)) = part.split_once('=') else {
+                continue;
+            };
+            let value = decode(raw);
+            match key {
+                "view" => state.view = View::parse(&value).unwrap_or_default(),
+                "source" => state.source = SourceKey::parse(&value).unwrap_or_default(),
+                "fn" if !value.is_empty() => state.function = Some(value),
+                "q" => state.search = value,
+                "range" => {
+                    state.range = value.split_once(',').and_then(|(a, b)| {
+                        let (a, b) = (a.parse().ok()?, b.parse().ok()?);
+                        (a < b).then_some((a, b))
+                    })
+                }
+                "inverted" => state.inverted = value == "1",
+                // Each item is decoded on its own: an id may hold a comma.
+                "lanes" => state.lanes.order = LaneLayout::parse_list(raw, decode),
+                "hide" => state.lanes.hidden = LaneLayout::parse_list(raw, decode),
+                _ => {}
+            }
+        }
+        state
+    }
+}
+
+/// Everything but the unreserved characters of RFC 3986 is escaped.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// Percent-encodes everything but unreserved characters.
+fn encode(s: &str) -> String {
+    utf8_percent_encode(s, ESCAPED).to_string()
+}
+
+/// Undoes [`encode`] (and `+` as a space); bad escapes are kept as written.
+fn decode(s: &str) -> String {
+    percent_decode_str(&s.replace('+', " "))
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timeline::lane_layout::LaneKey;
+
+    #[test]
+    fn state_survives_the_fragment() {
+        let state = ViewState {
+            view: View::Sandwich,
+            source: SourceKey::Thread(2),
+            function: Some("std::vector<int>::push_back & co".to_owned()),
+            search: "/^pthread_/".to_owned(),
+            range: Some((100, 2000)),
+            inverted: true,
+            lanes: LaneLayout {
+                order: vec![LaneKey::Thread("a,b &c".to_owned()), LaneKey::Counter(3)],
+                hidden: vec![LaneKey::Thread("7".to_owned())],
+            },
+            ..ViewState::default()
+        };
+        let fragment = state.to_fragment();
+        assert!(!fragment.contains(' ') && !fragment.contains('<'));
+        assert_eq!(ViewState::from_fragment(&format!("#{fragment}")), state);
+    }
+
+    #[test]
+    fn defaults_write_nothing_and_junk_is_ignored() {
+        assert_eq!(ViewState::default().to_fragment(), "");
+        let state = ViewState::from_fragment("#view=nope&range=9,1&x&q=%zz");
+        assert_eq!(state.view, View::Timeline);
+        assert_eq!(state.range, None);
+        assert_eq!(state.search, "%zz");
+        let state = ViewState::from_fragment("q=a+b%2Bc%20%E2%86%92&fn=x%2");
+        assert_eq!(state.search, "a b+c →");
+        assert_eq!(state.function.as_deref(), Some("x%2"));
+        assert_eq!(encode("a b+c→~"), "a%20b%2Bc%E2%86%92~");
+    }
+
+    /// Walks "How to add a view" in ARCHITECTURE.md: every view is in the
+    /// registry once, with a name that survives the URL, a label, a key and
+    /// a canvas id where it draws one.
+    #[test]
+    fn every_view_is_registered() {
+        let mut keys = std::collections::HashSet::new();
+        for info in VIEWS {
+            assert_eq!(info.view.info().name, info.name, "{info:?} is listed once");
+            assert!(!info.label.is_empty());
+            assert!(keys.insert(info.key), "key {} is taken twice", info.key);
+            assert_eq!(View::parse(info.name), Some(info.view));
+            let state = ViewState {
+                view: info.view,
+                ..ViewState::default()
+            };
+            let fragment = state.to_fragment();
+            assert_eq!(ViewState::from_fragment(&fragment).view, info.view);
+            assert_eq!(View::for_key(info.key, true), Some(info.view));
+            assert_eq!(
+                View::for_key(info.key, false).is_some(),
+                !info.needs_comparison
+            );
+            if let Some(id) = info.canvas {
+                assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+            }
+        }
+        assert_eq!(View::offered(false).count(), 4);
+    }
+
+    #[test]
+    fn zoom_stays_with_its_view() {
+        let mut state = ViewState::default();
+        state.apply(ViewChange::View(View::FlameGraph));
+        state.apply(ViewChange::Zoom("flamegraph".to_owned(), 7));
+        state.apply(ViewChange::DiffSide(Side::Base));
+        state.apply(ViewChange::Search("main".to_owned()));
+        assert_eq!(state.zoom_of("flamegraph"), 7);
+        // Zoom and side stay out of the URL.
+        assert_eq!(state.to_fragment(), "view=flamegraph&q=main");
+        state.apply(ViewChange::View(View::FlameGraph));
+        assert_eq!(state.zoom_of("flamegraph"), 7);
+        state.apply(ViewChange::View(View::Sandwich));
+        assert_eq!(state.zoom_of("flamegraph"), 0);
+        assert_eq!(state.diff_side, Side::New);
+    }
+}

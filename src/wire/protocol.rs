@@ -1,0 +1,81 @@
+//! The messages between the page and the decoding worker, and how they are
+//! turned into JS values.
+//!
+//! Files travel as `Blob` handles (`serde_wasm_bindgen::preserve`): posting
+//! one to the worker copies a reference, not the bytes. The decoded trace
+//! comes back as buffers that are transferred, not cloned.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+/// What the progress names while the decoder turns what it read into a trace.
+pub const BUILDING: &str = "building the trace";
+
+/// One file to decode: its path relative to what was opened, and its data.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct InputFile {
+    pub path: String,
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub blob: web_sys::Blob,
+}
+
+impl InputFile {
+    /// Size in bytes.
+    pub fn size(&self) -> f64 {
+        self.blob.size()
+    }
+}
+
+/// Page → worker: decode these files, or part `part` of `parts` of them
+/// when the page runs several workers side by side.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DecodeRequest {
+    pub files: Vec<InputFile>,
+    pub part: u32,
+    pub parts: u32,
+}
+
+/// Worker → page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum WorkerEvent {
+    /// The worker's wasm is running and listening (messages sent before this
+    /// would be lost).
+    Ready,
+    /// Bytes read so far out of the bytes the decoder planned to read, and
+    /// what the worker is busy with (a file's path, or "building the trace").
+    Progress { read: f64, total: f64, file: String },
+    /// The trace: its big columns as typed arrays (`super::columns`), the
+    /// rest encoded by `flamedrop_core::model::codec`.
+    Done {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        trace: js_sys::ArrayBuffer,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        columns: js_sys::Array,
+        /// Time spent in the worker from request to encoded trace.
+        worker_ms: f64,
+        /// Where that time went: (phase, ms), in order.
+        phases: Phases,
+    },
+    /// This input cannot be split; the worker of part 0 decodes all of it,
+    /// and this one has nothing to do.
+    NotSplit,
+    /// Nothing could be decoded; the message is for people.
+    Failed { message: String },
+}
+
+/// Named parts of a time, in ms, in the order they happened (for
+/// `window.flamedrop.timings()` and the benchmark).
+pub type Phases = Vec<(String, f64)>;
+
+/// A message as a JS value.
+pub fn to_js<T: Serialize>(message: &T) -> Result<JsValue, String> {
+    message
+        .serialize(&serde_wasm_bindgen::Serializer::new())
+        .map_err(|e| format!("could not encode a worker message: {e}"))
+}
+
+/// A JS value as a message.
+pub fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| format!("could not read a worker message: {e}"))
+}
