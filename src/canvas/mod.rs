@@ -1,8 +1,10 @@
 //! Painting the flame chart on a 2D canvas: colours and themes (`colors`),
-//! how a span is filled and on which pixels (`fill`), fitting names into
-//! rectangles (`text`), dense rows as pixel strips (`strips`) and the frame
-//! painter (`paint`, one file per part of the picture).
+//! how a span is filled and on which pixels (`fill`), a counter's area
+//! chart as bars (`bars`), fitting names into rectangles (`text`), dense
+//! rows as pixel strips (`strips`) and the frame painter (`paint`, one file
+//! per part of the picture).
 
+pub mod bars;
 pub mod colors;
 pub mod fill;
 pub mod strips;
