@@ -1,5 +1,5 @@
 //! Painting: colours and themes (`colors`), how a span is filled and on
-//! which pixels (`fill`), fitting names into rectangles (`text`), dense rows
+//! which pixels (`fill`), a counter's area chart as bars (`bars`), fitting names into rectangles (`text`), dense rows
 //! as pixel strips (`strips`); the SVG files (`svg` for a flame graph,
 //! `timeline_svg` for the timeline's window, `export` for the open view),
 //! all native; and the 2D canvas painters, wasm only: the timeline's frame
@@ -7,6 +7,7 @@
 //! flame graph (`flamegraph`) and the minimap.
 
 // Native and wasm.
+pub mod bars;
 pub mod colors;
 pub mod export;
 pub mod fill;

@@ -1,8 +1,9 @@
 //! A counter track: its name, unit and peak on the header line, and the
-//! area chart of its values below.
+//! area chart of its values below (as the bars of `canvas::bars`).
 
 use super::lanes::{header_band, header_buttons};
 use super::{Frame, Painter, FONT, HEADER_FONT};
+use crate::render::bars::{for_each_bar, BarScale};
 use crate::render::colors::{self, Theme, PALETTE};
 use crate::render::text::trim_number;
 use crate::timeline::{CounterTrack, COUNTER_HEIGHT, LANE};
@@ -48,28 +49,15 @@ impl Painter {
         ctx.set_font(FONT);
         header_buttons(ctx, theme, width, top);
         let base = top + LANE.header + COUNTER_HEIGHT;
-        let scale = COUNTER_HEIGHT / (hi - lo);
         ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name, f.by_group))]);
-        // Tops on whole device pixels: runs of columns become aligned
-        // rectangles, which the browser fills without anti-aliasing.
-        let dpr = self.dpr;
-        let top_of =
-            |v: &Option<f64>| v.map(|v| ((base - ((v - lo) * scale).max(1.0)) * dpr).floor() / dpr);
-        let mut any = false;
-        let mut x = 0;
-        while let Some(column) = self.columns.get(x) {
-            let y = top_of(column);
-            let run = self.columns[x..]
-                .iter()
-                .take_while(|c| top_of(c) == y)
-                .count()
-                .max(1);
-            if let Some(y) = y {
-                ctx.fill_rect(x as f64, y, run as f64, base - y);
-                any = true;
-            }
-            x += run;
-        }
-        any
+        let scale = BarScale {
+            base,
+            lo,
+            scale: COUNTER_HEIGHT / (hi - lo),
+            dpr: self.dpr,
+        };
+        for_each_bar(&self.columns, &scale, |x, run, y| {
+            ctx.fill_rect(x as f64, y, run as f64, base - y);
+        })
     }
 }
