@@ -9,6 +9,7 @@
 mod builder;
 mod builder_resources;
 pub mod codec;
+pub mod columns;
 mod details;
 mod diagnostics;
 pub mod merge;
