@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 const GROUP: &str = "selogger";
 
 fn decode(case: &str) -> Trace {
-    decode_files(&read_folder(&fixtures().join(GROUP).join(case))).expect("decodes")
+    common::checked(
+        decode_files(&read_folder(&fixtures().join(GROUP).join(case))).expect("decodes"),
+    )
 }
 
 fn readme(case: &str) -> String {

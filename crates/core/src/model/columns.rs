@@ -150,6 +150,13 @@ impl<'a, F: FnMut(ColumnInfo, ColumnMut<'a>)> ColumnVisitorMut<'a> for F {
     }
 }
 
+/// Collects the columns of a walk.
+impl<'a> ColumnVisitor<'a> for Vec<(ColumnInfo, ColumnRef<'a>)> {
+    fn column(&mut self, info: ColumnInfo, values: ColumnRef<'a>) {
+        self.push((info, values));
+    }
+}
+
 /// Collects the columns of a walk, to go through them later (the page does,
 /// pausing between them).
 impl<'a> ColumnVisitorMut<'a> for Vec<(ColumnInfo, ColumnMut<'a>)> {

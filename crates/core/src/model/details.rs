@@ -489,6 +489,21 @@ impl Details {
         out
     }
 
+    /// Calls `each(id)` with every string id the fields hold: keys, texts
+    /// and the texts before numbers (read-only [`Details::map_texts`]).
+    pub fn each_text(&self, mut each: impl FnMut(StrId)) {
+        let mut path = Vec::new();
+        for group in 0..self.groups() {
+            self.each_field(group, &mut path, |key, value| {
+                each(key);
+                match value {
+                    Value::Text(id) | Value::Fixed(id) | Value::Numbered(id, _) => each(id),
+                    Value::Int(_) | Value::Hex(_) => {}
+                }
+            });
+        }
+    }
+
     /// Calls `map(id)` on every string id the fields hold (keys, texts and
     /// the texts before numbers), each once, and stores what it returns.
     pub fn map_texts(&mut self, mut map: impl FnMut(StrId) -> StrId) {

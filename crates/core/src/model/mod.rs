@@ -8,6 +8,7 @@
 
 mod builder;
 mod builder_resources;
+mod check;
 pub mod codec;
 pub mod columns;
 mod details;
