@@ -1,7 +1,7 @@
 //! The trace's columns, listed once.
 //!
 //! Each columnar part of the model names its columns, in order, with their
-//! element type, in one [`columns!`] list below. The list gives the part a
+//! element type, in one `columns!` list below. The list gives the part a
 //! `visit_columns` (shared) and a `visit_columns_mut` (mutable) walk over
 //! them and a `lengths_agree` check; [`Trace::visit_columns`] walks the whole
 //! trace. The codec writes and reads the columns through these walks, the

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// No parent: the node is the first field of its shapes.
 pub const NO_SHAPE: u32 = u32::MAX;
 
-/// The shapes of one [`Details`]' groups: a prefix tree whose nodes are
+/// The shapes of one [`Details`](super::Details)' groups: a prefix tree whose nodes are
 /// fields (a key and a kind); a shape is the path from a first field down to
 /// a node, named by that node. Every column has one entry per node, and a
 /// node's parent comes before it.
@@ -20,8 +20,8 @@ pub struct Shapes {
     pub key: Vec<StrId>,
     /// `KIND_*` of the field's value.
     pub kind: Vec<u8>,
-    /// The text before the number of a [`KIND_NUMBERED`] value, the text of
-    /// a [`KIND_FIXED`] one, else 0.
+    /// The text before the number of a [`KIND_NUMBERED`](super::KIND_NUMBERED) value, the text of
+    /// a [`KIND_FIXED`](super::KIND_FIXED) one, else 0.
     pub prefix: Vec<StrId>,
     /// Built while interning (see [`Shapes::index`]), not part of the data.
     #[serde(skip)]

@@ -2,6 +2,8 @@
 //! it is stored as in a shape and how many 32-bit payload slots each takes,
 //! and the text it stands for ([`Field`]).
 
+#[cfg(doc)]
+use super::Shapes;
 use crate::model::{StrId, StringTable};
 use serde::{Deserialize, Serialize};
 
