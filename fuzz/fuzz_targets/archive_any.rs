@@ -18,6 +18,8 @@ fuzz_target!(|data: &[u8]| {
         max_entries: 256,
     };
     if let Ok((files, _)) = expand_in_memory(vec![(name.to_owned(), data.to_vec())], &limits) {
-        let _ = decode_files(&files);
+        if let Ok(trace) = decode_files(&files) {
+            assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
+        }
     }
 });

@@ -13,5 +13,7 @@ fuzz_target!(|data: &[u8]| {
         4 => "0.dat.gz",
         _ => "unknown",
     };
-    let _ = decode_files(&[(name.to_string(), data.to_vec())]);
+    if let Ok(trace) = decode_files(&[(name.to_string(), data.to_vec())]) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
+    }
 });

@@ -3,13 +3,16 @@
 #![no_main]
 
 use flamedrop_core::analysis::report;
+use flamedrop_core::decode_files;
 use flamedrop_core::export::{chrome, collapsed, speedscope};
 use flamedrop_core::model::codec;
-use flamedrop_core::decode_files;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/uftrace/c-pthreads-mutex/uftrace.data/");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/fixtures/uftrace/c-pthreads-mutex/uftrace.data/"
+);
 
 fn metadata() -> &'static [(String, Vec<u8>)] {
     static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
@@ -19,7 +22,12 @@ fn metadata() -> &'static [(String, Vec<u8>)] {
             .unwrap_or_default()
             .into_iter()
             .filter(|p| !p.extension().is_some_and(|e| e == "dat"))
-            .filter_map(|p| Some((format!("uftrace.data/{}", p.file_name()?.to_str()?), std::fs::read(&p).ok()?)))
+            .filter_map(|p| {
+                Some((
+                    format!("uftrace.data/{}", p.file_name()?.to_str()?),
+                    std::fs::read(&p).ok()?,
+                ))
+            })
             .collect();
         files.sort();
         files
@@ -30,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let mut files = metadata().to_vec();
     files.push(("uftrace.data/21710.dat".into(), data.to_vec()));
     if let Ok(trace) = decode_files(&files) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
         let _ = chrome::to_chrome_json(&trace);
         let _ = speedscope::to_speedscope_json(&trace);

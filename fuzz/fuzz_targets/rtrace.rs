@@ -7,17 +7,24 @@ use flamedrop_core::analysis::report;
 use flamedrop_core::input::decode_files_chunked;
 use libfuzzer_sys::fuzz_target;
 
-const TRACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/rtrace/c-leaks/20315-0.rtrace");
+const TRACE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/fixtures/rtrace/c-leaks/20315-0.rtrace"
+);
 
 fuzz_target!(|data: &[u8]| {
     let files = if data.starts_with(b"\x7fELF") {
         let trace = std::fs::read(TRACE).unwrap_or_default();
-        vec![("20315-0.rtrace".to_string(), trace), ("leaks".to_string(), data.to_vec())]
+        vec![
+            ("20315-0.rtrace".to_string(), trace),
+            ("leaks".to_string(), data.to_vec()),
+        ]
     } else {
         vec![("1-0.rtrace".to_string(), data.to_vec())]
     };
     let chunk = 1 + data.get(20).copied().unwrap_or(0) as usize * 5;
     if let Ok(trace) = decode_files_chunked(&files, chunk) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
         let _ = flamedrop_core::model::codec::encode(&trace);
     }

@@ -29,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
     };
     // Bytes 1-2: length of a fuzzed JSON part taken from the front.
     let json_len = match rest {
-        [a, b, ..] if mode & 4 != 0 => usize::from(u16::from_le_bytes([*a, *b])).min(rest.len() - 2),
+        [a, b, ..] if mode & 4 != 0 => {
+            usize::from(u16::from_le_bytes([*a, *b])).min(rest.len() - 2)
+        }
         _ => 0,
     };
     let (json, tree) = if json_len > 0 {
@@ -54,6 +56,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let chunk = usize::from(mode >> 3).max(1) * 7;
     if let Ok(trace) = decode_files_chunked(&files, chunk) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
         let _ = flamedrop_core::model::codec::encode(&trace);
     }

@@ -10,7 +10,10 @@ use flamedrop_core::input::decode_files_chunked;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/selogger/demo-v060-omnibinary/");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/fixtures/selogger/demo-v060-omnibinary/"
+);
 const STATICS: [&str; 7] = [
     "dataids.txt",
     "methods.txt",
@@ -27,12 +30,21 @@ fn read(name: &str) -> Vec<u8> {
         return bytes;
     }
     let text = String::from_utf8_lossy(&bytes);
-    text.lines().take(301).map(|l| format!("{l}\n")).collect::<String>().into_bytes()
+    text.lines()
+        .take(301)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .into_bytes()
 }
 
 fn statics() -> &'static Vec<(String, Vec<u8>)> {
     static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
-    FILES.get_or_init(|| STATICS.iter().map(|name| (name.to_string(), read(name))).collect())
+    FILES.get_or_init(|| {
+        STATICS
+            .iter()
+            .map(|name| (name.to_string(), read(name)))
+            .collect()
+    })
 }
 
 /// Real events whose data IDs are in the kept rows.
@@ -51,7 +63,9 @@ fn stream() -> &'static Vec<u8> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, body)) = data.split_first() else { return };
+    let Some((&selector, body)) = data.split_first() else {
+        return;
+    };
     let name = match selector % 8 {
         0 | 1 => "log-00001.slg",
         2 => "log-00001.txt",
@@ -73,6 +87,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let chunk = 1 + (selector as usize >> 3) * 13;
     if let Ok(trace) = decode_files_chunked(&files, chunk) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
     }
 });

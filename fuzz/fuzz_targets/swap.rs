@@ -13,6 +13,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let chunk = 1 + data.get(1).copied().unwrap_or(0) as usize * 13;
     if let Ok(trace) = decode_files_chunked(&files, chunk) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
     }
 });

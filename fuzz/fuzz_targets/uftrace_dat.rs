@@ -8,15 +8,29 @@ use flamedrop_core::input::decode_files_chunked;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/uftrace/f-args-explicit/uftrace.data/");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/fixtures/uftrace/f-args-explicit/uftrace.data/"
+);
 
 fn metadata() -> &'static [(String, Vec<u8>)] {
     static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     FILES.get_or_init(|| {
-        ["info", "task.txt", "sid-4a4e5cb25c1fecf2.map", "f_args.sym", "libc.so.6.sym"]
-            .iter()
-            .filter_map(|name| Some((format!("uftrace.data/{name}"), std::fs::read(format!("{DIR}{name}")).ok()?)))
-            .collect()
+        [
+            "info",
+            "task.txt",
+            "sid-4a4e5cb25c1fecf2.map",
+            "f_args.sym",
+            "libc.so.6.sym",
+        ]
+        .iter()
+        .filter_map(|name| {
+            Some((
+                format!("uftrace.data/{name}"),
+                std::fs::read(format!("{DIR}{name}")).ok()?,
+            ))
+        })
+        .collect()
     })
 }
 
@@ -25,6 +39,7 @@ fuzz_target!(|data: &[u8]| {
     files.push(("uftrace.data/23447.dat".into(), data.to_vec()));
     let chunk = 1 + data.first().copied().unwrap_or(0) as usize * 7;
     if let Ok(trace) = decode_files_chunked(&files, chunk) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
     }
 });

@@ -6,7 +6,14 @@ use flamedrop_core::analysis::report;
 use flamedrop_core::decode_files;
 use libfuzzer_sys::fuzz_target;
 
-const NAMES: [&str; 6] = ["info", "task.txt", "sid-0000000000000001.map", "prog.sym", "perf-cpu0.dat", "1.dat"];
+const NAMES: [&str; 6] = [
+    "info",
+    "task.txt",
+    "sid-0000000000000001.map",
+    "prog.sym",
+    "perf-cpu0.dat",
+    "1.dat",
+];
 
 fuzz_target!(|data: &[u8]| {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
@@ -20,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
         files.push((format!("uftrace.data/{name}"), bytes));
     }
     if let Ok(trace) = decode_files(&files) {
+        assert_eq!(trace.check(), Vec::<String>::new(), "a broken trace");
         let _ = report(&trace);
     }
 });

@@ -1,17 +1,19 @@
 //! The decoded trace's big columns travel from the worker to the page as
-//! typed arrays of their own, each transferred, not cloned: the string table
-//! (its bytes and where each string ends), per thread the
-//! span times, depths, names and flags, the marker times and names and the
-//! detail columns of both; for the whole trace the stack table, the sample
-//! sets, the allocations, the counters and the rows of its tables. The
+//! typed arrays of their own, each transferred, not cloned: every column of
+//! the model's one column list (`flamedrop_core::model::columns`) but the
+//! small `inline` ones (detail shapes), in the list's order; the string
+//! table and tables' rows as their bytes and where each text ends. The
 //! worker copies each column out of its memory once; the page copies each into its own memory in slices,
 //! pausing between them so it stays responsive, and drops its reference to
 //! each array as soon as it is copied. The rest of the trace is small and
 //! goes as one `model::codec` buffer.
 
 use crate::browser::pace::Pace;
-use flamedrop_core::model::merge::{map_detail_texts, map_names, part_names};
-use flamedrop_core::model::{Details, Shapes, StrId, StringTable, Trace};
+use flamedrop_core::model::columns::{ColumnInfo, ColumnMut, ColumnRef};
+use flamedrop_core::model::merge::{
+    check_same_input, intern_part_strings, map_detail_texts, map_names,
+};
+use flamedrop_core::model::{Details, StrId, StringTable, Trace};
 use js_sys::{
     Array, BigInt64Array, BigUint64Array, Float64Array, Uint16Array, Uint32Array, Uint8Array,
 };
@@ -31,93 +33,74 @@ const GROUPS_STEP: usize = 1 << 17;
 /// an allocation, so 65,536 of them took 20–40 ms on a loaded machine.
 const STRINGS_STEP: usize = 1 << 12;
 
-/// Takes the big columns out of `trace` and copies each into a new typed
-/// array; the arrays, in the order [`attach`] expects.
+/// Takes the big columns out of `trace` (every column of the model's column
+/// list that is not `inline`) and copies each into a new typed array; the
+/// arrays, in the order of the list, which [`attach`] follows.
 pub fn detach(trace: &mut Trace) -> Array {
     let out = Array::new();
     let push = |array: JsValue| {
         out.push(&array);
     };
-    let strings = std::mem::take(&mut trace.strings);
-    let mut bytes = Vec::new();
-    let mut ends = Vec::with_capacity(strings.len());
-    for text in strings.all() {
-        bytes.extend_from_slice(text.as_bytes());
-        // wasm32 memory is at most 4 GiB, so every offset fits in u32.
-        ends.push(bytes.len() as u32);
-    }
-    drop(strings);
-    push(take::<Uint8Array>(&mut bytes));
-    push(take::<Uint32Array>(&mut ends));
-    for thread in &mut trace.threads {
-        let spans = &mut thread.spans;
-        push(take::<BigInt64Array>(&mut spans.start));
-        push(take::<BigInt64Array>(&mut spans.end));
-        push(take::<Uint16Array>(&mut spans.depth));
-        push(take::<Uint32Array>(&mut spans.name));
-        push(take::<Uint8Array>(&mut spans.flags));
-        let instants = &mut thread.instants;
-        push(take::<BigInt64Array>(&mut instants.time));
-        push(take::<Uint32Array>(&mut instants.name));
-        // The shapes are small: they stay, and go with the codec buffer.
-        for d in [&mut thread.spans.details, &mut thread.instants.details] {
-            push(take::<Uint32Array>(&mut d.owner));
-            push(take::<Uint32Array>(&mut d.shape));
-            push(take::<Uint32Array>(&mut d.first));
-            push(take::<Uint32Array>(&mut d.payload));
+    trace.visit_columns_mut(&mut |info: ColumnInfo, column: ColumnMut<'_>| {
+        if info.inline {
+            return;
         }
-    }
-    push(take::<Uint32Array>(&mut trace.stacks.frame));
-    push(take::<Uint32Array>(&mut trace.stacks.parent));
-    for set in &mut trace.sample_sets {
-        push(take::<BigInt64Array>(&mut set.time));
-        push(take::<Uint32Array>(&mut set.stack));
-        // The weight columns stay in the trace, empty, so the page knows how many.
-        for weights in &mut set.weights {
-            push(take::<BigInt64Array>(weights));
-        }
-    }
-    for a in &mut trace.allocations {
-        push(take::<Uint32Array>(&mut a.thread));
-        push(take::<BigInt64Array>(&mut a.time));
-        push(take::<BigUint64Array>(&mut a.size));
-        push(take::<BigUint64Array>(&mut a.address));
-        push(take::<Uint32Array>(&mut a.stack));
-        push(take::<BigInt64Array>(&mut a.free_time));
-    }
-    for c in &mut trace.counters {
-        push(take::<BigInt64Array>(&mut c.time));
-        push(take::<Float64Array>(&mut c.value));
-    }
-    for table in &mut trace.tables {
-        let (mut bytes, mut ends, mut rows) = (Vec::new(), Vec::new(), Vec::new());
-        for row in std::mem::take(&mut table.rows) {
-            for cell in row {
-                bytes.extend_from_slice(cell.as_bytes());
-                ends.push(bytes.len() as u32);
+        match column {
+            ColumnMut::I64(v) => push(take::<BigInt64Array>(v)),
+            ColumnMut::U64(v) => push(take::<BigUint64Array>(v)),
+            ColumnMut::U32(v) => push(take::<Uint32Array>(v)),
+            ColumnMut::U16(v) => push(take::<Uint16Array>(v)),
+            ColumnMut::U8(v) => push(take::<Uint8Array>(v)),
+            ColumnMut::F64(v) => push(take::<Float64Array>(v)),
+            // The columns stay in the trace, empty, so the page knows how many.
+            ColumnMut::I64Columns(columns) => {
+                for column in columns {
+                    push(take::<BigInt64Array>(column));
+                }
             }
-            rows.push(ends.len() as u32);
+            ColumnMut::Strings(table) => {
+                let strings = std::mem::take(table);
+                let (mut bytes, mut ends) = (Vec::new(), Vec::with_capacity(strings.len()));
+                for text in strings.all() {
+                    bytes.extend_from_slice(text.as_bytes());
+                    // wasm32 memory is at most 4 GiB, so every offset fits in u32.
+                    ends.push(bytes.len() as u32);
+                }
+                drop(strings);
+                push(take::<Uint8Array>(&mut bytes));
+                push(take::<Uint32Array>(&mut ends));
+            }
+            ColumnMut::Rows(table_rows) => {
+                let (mut bytes, mut ends, mut rows) = (Vec::new(), Vec::new(), Vec::new());
+                for row in std::mem::take(table_rows) {
+                    for cell in row {
+                        bytes.extend_from_slice(cell.as_bytes());
+                        ends.push(bytes.len() as u32);
+                    }
+                    rows.push(ends.len() as u32);
+                }
+                push(take::<Uint8Array>(&mut bytes));
+                push(take::<Uint32Array>(&mut ends));
+                push(take::<Uint32Array>(&mut rows));
+            }
         }
-        push(take::<Uint8Array>(&mut bytes));
-        push(take::<Uint32Array>(&mut ends));
-        push(take::<Uint32Array>(&mut rows));
-    }
+    });
     out
 }
 
-/// How many columns [`detach`] takes out of a trace shaped like `trace`.
+/// How many arrays [`detach`] makes of a trace shaped like `trace`.
 fn count(trace: &Trace) -> usize {
-    const PER_THREAD: usize = 7 + 2 * 4;
-    2 + trace.threads.len() * PER_THREAD
-        + 2
-        + trace
-            .sample_sets
-            .iter()
-            .map(|s| 2 + s.weights.len())
-            .sum::<usize>()
-        + trace.allocations.len() * 6
-        + trace.counters.len() * 2
-        + trace.tables.len() * 3
+    let mut n = 0;
+    trace.visit_columns(&mut |info: ColumnInfo, column: ColumnRef<'_>| {
+        n += match column {
+            _ if info.inline => 0,
+            ColumnRef::I64Columns(columns) => columns.len(),
+            ColumnRef::Strings(_) => 2,
+            ColumnRef::Rows(_) => 3,
+            _ => 1,
+        };
+    });
+    n
 }
 
 /// The buffers behind `columns`, for the transfer list of a message.
@@ -131,102 +114,52 @@ pub fn buffers(columns: &Array) -> Array {
 
 /// Puts the columns [`detach`] took back into `trace` (decoded from the same
 /// message), checking that they fit together. With `whole`, the trace is a
-/// part to merge into `whole`: its strings are interned there and its span
-/// and marker names and detail strings mapped as they are copied (see
+/// part to merge into `whole`: its strings are interned there and its name
+/// columns and detail strings mapped as they are copied (see
 /// `flamedrop_core::model::merge`).
 pub async fn attach(
     trace: &mut Trace,
     columns: Array,
-    whole: Option<&mut Trace>,
+    mut whole: Option<&mut Trace>,
     pace: &mut Pace,
 ) -> Result<(), String> {
     if columns.length() as usize != count(trace) {
         return Err(DAMAGED.into());
+    }
+    if let Some(whole) = whole.as_deref() {
+        check_same_input(whole, trace)?;
     }
     let mut c = Copier {
         columns,
         next: 0,
         pace,
     };
-    trace.strings = c.strings().await?;
-    let names = match whole {
-        Some(whole) => Some(part_names(whole, trace)?),
-        None => None,
-    };
-    let names = names.as_deref();
-    let rename = |ids: &mut [u32], _at: usize| {
-        if let Some(names) = names {
-            map_names(ids, names);
+    let mut names = None;
+    let mut slots = Vec::new();
+    trace.visit_columns_mut(&mut slots);
+    for (info, column) in slots {
+        match column {
+            _ if info.inline => {}
+            ColumnMut::Strings(table) => {
+                *table = c.strings().await?;
+                names = whole.as_deref_mut().map(|w| intern_part_strings(w, table));
+            }
+            column => c.column(info, column, names.as_deref()).await?,
         }
-    };
+    }
+    if !trace.lengths_agree() {
+        return Err(DAMAGED.into());
+    }
     for thread in &mut trace.threads {
-        let spans = &mut thread.spans;
-        spans.start = c.copy::<BigInt64Array>(keep).await?;
-        spans.end = c.copy::<BigInt64Array>(keep).await?;
-        spans.depth = c.copy::<Uint16Array>(keep).await?;
-        spans.name = c.copy::<Uint32Array>(rename).await?;
-        spans.flags = c.copy::<Uint8Array>(keep).await?;
-        let n = spans.start.len();
-        same_len(n, &[spans.end.len(), spans.depth.len(), spans.name.len()])?;
-        same_len(n, &[spans.flags.len()])?;
-        let instants = &mut thread.instants;
-        instants.time = c.copy::<BigInt64Array>(keep).await?;
-        instants.name = c.copy::<Uint32Array>(rename).await?;
-        same_len(instants.time.len(), &[instants.name.len()])?;
-        let shapes = std::mem::take(&mut thread.spans.details.shapes);
-        thread.spans.details = c.details(shapes, names).await?;
-        let shapes = std::mem::take(&mut thread.instants.details.shapes);
-        thread.instants.details = c.details(shapes, names).await?;
-    }
-    let stacks = &mut trace.stacks;
-    stacks.frame = c.copy::<Uint32Array>(keep).await?;
-    stacks.parent = c.copy::<Uint32Array>(keep).await?;
-    same_len(stacks.frame.len(), &[stacks.parent.len()])?;
-    for set in &mut trace.sample_sets {
-        set.time = c.copy::<BigInt64Array>(keep).await?;
-        set.stack = c.copy::<Uint32Array>(keep).await?;
-        for weights in &mut set.weights {
-            *weights = c.copy::<BigInt64Array>(keep).await?;
+        for details in thread.details_mut() {
+            c.map_details(details, names.as_deref()).await?;
         }
-        let n = set.stack.len();
-        if !set.time.is_empty() {
-            same_len(n, &[set.time.len()])?;
-        }
-        let lens: Vec<usize> = set.weights.iter().map(Vec::len).collect();
-        same_len(n, &lens)?;
-    }
-    for a in &mut trace.allocations {
-        a.thread = c.copy::<Uint32Array>(keep).await?;
-        a.time = c.copy::<BigInt64Array>(keep).await?;
-        a.size = c.copy::<BigUint64Array>(keep).await?;
-        a.address = c.copy::<BigUint64Array>(keep).await?;
-        a.stack = c.copy::<Uint32Array>(keep).await?;
-        a.free_time = c.copy::<BigInt64Array>(keep).await?;
-        let n = a.thread.len();
-        same_len(n, &[a.time.len(), a.size.len(), a.address.len()])?;
-        same_len(n, &[a.stack.len(), a.free_time.len()])?;
-    }
-    for counter in &mut trace.counters {
-        counter.time = c.copy::<BigInt64Array>(keep).await?;
-        counter.value = c.copy::<Float64Array>(keep).await?;
-        same_len(counter.time.len(), &[counter.value.len()])?;
-    }
-    for table in &mut trace.tables {
-        table.rows = c.table_rows().await?;
     }
     Ok(())
 }
 
 /// A column that is copied as it is.
 fn keep<T>(_slice: &mut [T], _at: usize) {}
-
-fn same_len(n: usize, others: &[usize]) -> Result<(), String> {
-    if others.iter().all(|&len| len == n) {
-        Ok(())
-    } else {
-        Err(DAMAGED.into())
-    }
-}
 
 /// Copies the columns of one message into wasm memory, in order.
 struct Copier<'p> {
@@ -322,36 +255,61 @@ impl Copier<'_> {
         Ok(out)
     }
 
-    /// The next four columns: the groups and payload of one [`Details`]
-    /// whose `shapes` came in the codec buffer, its strings mapped through
-    /// `names` when given.
-    async fn details(
+    /// The next column (or columns, for [`ColumnMut::I64Columns`] and
+    /// [`ColumnMut::Rows`]) into `column`; a name column of a part is mapped
+    /// through `names` as it lands.
+    async fn column(
         &mut self,
-        shapes: Shapes,
+        info: ColumnInfo,
+        column: ColumnMut<'_>,
         names: Option<&[StrId]>,
-    ) -> Result<Details, String> {
-        let mut details = Details {
-            owner: self.copy::<Uint32Array>(keep).await?,
-            shape: self.copy::<Uint32Array>(keep).await?,
-            first: self.copy::<Uint32Array>(keep).await?,
-            payload: self.copy::<Uint32Array>(keep).await?,
-            shapes,
+    ) -> Result<(), String> {
+        let rename = |ids: &mut [u32], _at: usize| {
+            if let (true, Some(names)) = (info.names, names) {
+                map_names(ids, names);
+            }
         };
+        match column {
+            ColumnMut::I64(v) => *v = self.copy::<BigInt64Array>(keep).await?,
+            ColumnMut::U64(v) => *v = self.copy::<BigUint64Array>(keep).await?,
+            ColumnMut::U32(v) => *v = self.copy::<Uint32Array>(rename).await?,
+            ColumnMut::U16(v) => *v = self.copy::<Uint16Array>(keep).await?,
+            ColumnMut::U8(v) => *v = self.copy::<Uint8Array>(keep).await?,
+            ColumnMut::F64(v) => *v = self.copy::<Float64Array>(keep).await?,
+            ColumnMut::I64Columns(columns) => {
+                for column in columns {
+                    *column = self.copy::<BigInt64Array>(keep).await?;
+                }
+            }
+            ColumnMut::Strings(table) => *table = self.strings().await?,
+            ColumnMut::Rows(rows) => *rows = self.table_rows().await?,
+        }
+        Ok(())
+    }
+
+    /// Checks one [`Details`] whose columns have all arrived (its `shapes`
+    /// came in the codec buffer) and maps its strings through `names` when
+    /// given, in steps.
+    async fn map_details(
+        &mut self,
+        details: &mut Details,
+        names: Option<&[StrId]>,
+    ) -> Result<(), String> {
         if !details.is_consistent() {
             return Err(DAMAGED.into());
         }
         if let Some(names) = names {
-            map_detail_texts(&mut details, None, names);
+            map_detail_texts(details, None, names);
             let groups = details.groups();
             let mut start = 0;
             while start < groups {
                 let end = start.saturating_add(GROUPS_STEP).min(groups);
-                map_detail_texts(&mut details, Some(start..end), names);
+                map_detail_texts(details, Some(start..end), names);
                 start = end;
                 self.pace.tick().await;
             }
         }
-        Ok(details)
+        Ok(())
     }
 }
 

@@ -4,6 +4,7 @@
 
 use flamedrop_core::archive::{self, Limits, MemorySink, ARCHIVE_PROBE_BYTES};
 use flamedrop_core::input::{empty_archives, open_decoder, FileProbe, PROBE_BYTES};
+use flamedrop_core::model::Diagnostic;
 use flamedrop_core::Trace;
 use std::fs::File;
 use std::io::Read;
@@ -13,62 +14,11 @@ const CHUNK: usize = 8 << 20;
 
 /// Decodes the files at `paths` (files or folders).
 pub fn decode_paths(paths: &[String]) -> Result<Trace, String> {
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for path in paths {
-        let root = Path::new(path);
-        if root.is_dir() {
-            walk(root, root, &mut found)?;
-        } else if root.is_file() {
-            let name = root
-                .file_name()
-                .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-            found.push((name, root.to_path_buf()));
-        } else {
-            return Err(format!("{path}: no such file or folder"));
-        }
-    }
-    found.sort();
-    let mut sources: Vec<(String, Source)> = Vec::with_capacity(found.len());
-    let mut notes = Vec::new();
-    let mut archives = 0;
-    for (name, path) in found {
-        let head = read_head(&path, ARCHIVE_PROBE_BYTES)?;
-        if archive::kind(flamedrop_core::input::file_name(&name), &head).is_none() {
-            sources.push((name, Source::Disk(path)));
-            continue;
-        }
-        archives += 1;
-        let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut sink = MemorySink::default();
-        notes.extend(
-            archive::expand(&name, &data, &Limits::default(), &mut sink)
-                .map_err(|e| e.to_string())?,
-        );
-        sources.extend(sink.files.into_iter().map(|(n, d)| (n, Source::Memory(d))));
-    }
-    if sources.is_empty() && archives > 0 {
-        return Err(empty_archives(&notes).to_string());
-    }
-    let mut probes = Vec::with_capacity(sources.len());
-    for (name, source) in &sources {
-        let (size, head) = match source {
-            Source::Disk(path) => (
-                std::fs::metadata(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?
-                    .len(),
-                read_head(path, PROBE_BYTES)?,
-            ),
-            Source::Memory(data) => (
-                data.len() as u64,
-                data[..data.len().min(PROBE_BYTES)].to_vec(),
-            ),
-        };
-        probes.push(FileProbe {
-            path: name.clone(),
-            size,
-            head,
-        });
-    }
+    let (sources, notes) = expand_archives(found_files(paths)?)?;
+    let probes = sources
+        .iter()
+        .map(|(name, source)| probe(name, source))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
     let mut buffer = vec![0u8; CHUNK];
     for index in decoder.plan() {
@@ -97,6 +47,77 @@ pub fn decode_paths(paths: &[String]) -> Result<Trace, String> {
     trace.diagnostics.extend(notes);
     Ok(trace)
 }
+
+/// Every file at `paths` (folders walked), as (name, path), sorted.
+fn found_files(paths: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for path in paths {
+        let root = Path::new(path);
+        if root.is_dir() {
+            walk(root, root, &mut found)?;
+        } else if root.is_file() {
+            let name = root
+                .file_name()
+                .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+            found.push((name, root.to_path_buf()));
+        } else {
+            return Err(format!("{path}: no such file or folder"));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The files to decode: each archive among `found` replaced by the files it
+/// holds (read into memory), with what the archives said.
+fn expand_archives(found: Vec<(String, PathBuf)>) -> Result<(Vec<Named>, Vec<Diagnostic>), String> {
+    let mut sources: Vec<Named> = Vec::with_capacity(found.len());
+    let mut notes = Vec::new();
+    let mut archives = 0;
+    for (name, path) in found {
+        let head = read_head(&path, ARCHIVE_PROBE_BYTES)?;
+        if archive::kind(flamedrop_core::input::file_name(&name), &head).is_none() {
+            sources.push((name, Source::Disk(path)));
+            continue;
+        }
+        archives += 1;
+        let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut sink = MemorySink::default();
+        notes.extend(
+            archive::expand(&name, &data, &Limits::default(), &mut sink)
+                .map_err(|e| e.to_string())?,
+        );
+        sources.extend(sink.files.into_iter().map(|(n, d)| (n, Source::Memory(d))));
+    }
+    if sources.is_empty() && archives > 0 {
+        return Err(empty_archives(&notes).to_string());
+    }
+    Ok((sources, notes))
+}
+
+/// What the decoder is told of a file before it is read: size and first bytes.
+fn probe(name: &str, source: &Source) -> Result<FileProbe, String> {
+    let (size, head) = match source {
+        Source::Disk(path) => (
+            std::fs::metadata(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .len(),
+            read_head(path, PROBE_BYTES)?,
+        ),
+        Source::Memory(data) => (
+            data.len() as u64,
+            data[..data.len().min(PROBE_BYTES)].to_vec(),
+        ),
+    };
+    Ok(FileProbe {
+        path: name.to_owned(),
+        size,
+        head,
+    })
+}
+
+/// A file to decode: its name for the decoder, and where its bytes are.
+type Named = (String, Source);
 
 /// Where a file's bytes are: on disk, or expanded from an archive.
 enum Source {

@@ -12,6 +12,7 @@ mod inputs;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use flamedrop_core::layout::{layout_spans, span_at, ThreadIndex, Viewport};
 use flamedrop_core::model::codec;
+use flamedrop_core::Trace;
 use std::hint::black_box;
 
 /// Chart width in CSS px, as in the browser benchmark's 1280 px window.
@@ -21,15 +22,21 @@ fn view(c: &mut Criterion) {
     let input = inputs::from_env("FLAMEDROP_BENCH_TRACE")
         .unwrap_or_else(|| inputs::fixture("uftrace/b-recursion-hot/uftrace.data"));
     let trace = input.decode();
-    let encoded = codec::encode(&trace);
-    let big = encoded.len() > 32 << 20;
+    let big = codec_and_report(c, &input.name, &trace);
+    thread_layout(c, &input.name, &trace, big);
+}
 
-    let mut group = c.benchmark_group(format!("codec/{}", input.name));
+/// The codec both ways and the report; true when the trace is big (fewer
+/// samples then).
+fn codec_and_report(c: &mut Criterion, name: &str, trace: &Trace) -> bool {
+    let encoded = codec::encode(trace);
+    let big = encoded.len() > 32 << 20;
+    let mut group = c.benchmark_group(format!("codec/{name}"));
     group.throughput(Throughput::Bytes(encoded.len() as u64));
     if big {
         group.sample_size(10);
     }
-    group.bench_function("encode", |b| b.iter(|| black_box(codec::encode(&trace))));
+    group.bench_function("encode", |b| b.iter(|| black_box(codec::encode(trace))));
     group.bench_function("decode", |b| {
         b.iter_batched(
             || (),
@@ -41,21 +48,26 @@ fn view(c: &mut Criterion) {
 
     // The per-function report aggregates every span, like the aggregated
     // views (call tree, flame graph) do.
-    let mut group = c.benchmark_group(format!("aggregate/{}", input.name));
+    let mut group = c.benchmark_group(format!("aggregate/{name}"));
     if big {
         group.sample_size(10);
     }
     group.bench_function("report", |b| {
-        b.iter(|| black_box(flamedrop_core::analysis::report(&trace)))
+        b.iter(|| black_box(flamedrop_core::analysis::report(trace)))
     });
     group.finish();
+    big
+}
 
+/// Indexing the busiest thread, and laying out and hovering one frame of
+/// it at several zoom levels.
+fn thread_layout(c: &mut Criterion, name: &str, trace: &Trace, big: bool) {
     // The busiest thread is what a frame costs most on.
     let Some(thread) = trace.threads.iter().max_by_key(|t| t.spans.len()) else {
         return;
     };
     let spans = &thread.spans;
-    let mut group = c.benchmark_group(format!("layout/{}", input.name));
+    let mut group = c.benchmark_group(format!("layout/{name}"));
     group.throughput(Throughput::Elements(spans.len() as u64));
     if big {
         group.sample_size(10);
@@ -69,7 +81,7 @@ fn view(c: &mut Criterion) {
     };
     let whole = (end - origin) as f64;
     let centre = (first - origin) as f64 + whole / 2.0;
-    let mut group = c.benchmark_group(format!("frame/{}", input.name));
+    let mut group = c.benchmark_group(format!("frame/{name}"));
     let mut rects = Vec::new();
     // From the whole thread down to a few nanoseconds, centred on the middle.
     for zoom in [1.0, 1e2, 1e4, 1e6, 1e8] {

@@ -166,7 +166,7 @@ fn decode_folder(group: &str, case: &str) -> Trace {
         .into_iter()
         .filter(|(path, _)| !path.contains("/reference/"))
         .collect();
-    decode_files(&files).expect("decodes")
+    common::checked(decode_files(&files).expect("decodes"))
 }
 
 #[test]

@@ -123,6 +123,11 @@ fn survive(what: &str, files: &[(String, Vec<u8>)]) -> Result<Trace, LoadError> 
     let started = Instant::now();
     let result = decode_files(files);
     if let Ok(trace) = &result {
+        assert_eq!(
+            trace.check(),
+            Vec::<String>::new(),
+            "{what}: a broken trace"
+        );
         let r = report(trace);
         assert!(
             r.diagnostics.iter().all(|d| !d.message.is_empty()),

@@ -50,7 +50,7 @@ fn trace_file(case: &str) -> (String, Vec<u8>) {
 }
 
 fn decode(case: &str) -> Trace {
-    decode_files(&[trace_file(case)]).expect("decodes")
+    common::checked(decode_files(&[trace_file(case)]).expect("decodes"))
 }
 
 fn reference(case: &str, name: &str) -> Option<String> {

@@ -76,7 +76,7 @@ fn case(name: &str) -> (Trace, Vec<RefThread>) {
         .into_iter()
         .filter(|(path, _)| !path.contains("/reference/"))
         .collect();
-    let trace = decode_files(&files).expect("decodes");
+    let trace = common::checked(decode_files(&files).expect("decodes"));
     let text = std::fs::read_to_string(dir.join("reference/tree.txt")).expect("tree.txt");
     (trace, parse_reference(&text))
 }

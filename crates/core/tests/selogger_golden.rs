@@ -15,7 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 const GROUP: &str = "selogger";
 
 fn decode(case: &str) -> Trace {
-    decode_files(&read_folder(&fixtures().join(GROUP).join(case))).expect("decodes")
+    common::checked(
+        decode_files(&read_folder(&fixtures().join(GROUP).join(case))).expect("decodes"),
+    )
 }
 
 fn readme(case: &str) -> String {

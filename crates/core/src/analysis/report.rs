@@ -3,7 +3,7 @@
 //! --json` prints and `window.flamedrop.report()` returns (DESIGN.md §6).
 
 use super::walk::walk_spans;
-use crate::model::{Allocations, Severity, Trace, NEVER_FREED, SPAN_ABANDONED};
+use crate::model::{Allocations, Severity, Thread, Trace, NEVER_FREED, SPAN_ABANDONED};
 use serde::{Deserialize, Serialize};
 
 /// The report of one trace.
@@ -106,39 +106,12 @@ struct Totals {
 /// Summarises a trace.
 pub fn report(trace: &Trace) -> Report {
     let mut per_name = vec![Totals::default(); trace.strings.len()];
-    let mut threads = Vec::with_capacity(trace.threads.len());
-    for (index, thread) in trace.threads.iter().enumerate() {
-        let samples: u64 = trace
-            .sample_sets
-            .iter()
-            .filter(|s| s.thread == Some(index as u32))
-            .map(|s| s.len() as u64)
-            .sum();
-        walk_spans(&thread.spans, |v| {
-            if v.flags & SPAN_ABANDONED != 0 {
-                return;
-            }
-            if let Some(t) = per_name.get_mut(v.name as usize) {
-                t.calls += 1;
-                t.self_time += v.self_time;
-                if v.outermost {
-                    t.total += v.duration;
-                }
-            }
-        });
-        threads.push(ThreadReport {
-            id: thread.id.clone(),
-            name: thread.name.clone(),
-            events: thread.events,
-            spans: thread.spans.len() as u64,
-            samples,
-            max_depth: if thread.spans.is_empty() {
-                0
-            } else {
-                u32::from(thread.max_depth()) + 1
-            },
-        });
-    }
+    let threads = trace
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(index, thread)| thread_report(trace, index, thread, &mut per_name))
+        .collect();
     let mut functions: Vec<FunctionReport> = per_name
         .iter()
         .enumerate()
@@ -188,6 +161,45 @@ pub fn report(trace: &Trace) -> Report {
             .iter()
             .flat_map(|a| leak_groups(trace, a))
             .collect(),
+    }
+}
+
+/// Thread `index`'s counts; adds its calls to `per_name` (totals by name id).
+fn thread_report(
+    trace: &Trace,
+    index: usize,
+    thread: &Thread,
+    per_name: &mut [Totals],
+) -> ThreadReport {
+    let samples: u64 = trace
+        .sample_sets
+        .iter()
+        .filter(|s| s.thread == Some(index as u32))
+        .map(|s| s.len() as u64)
+        .sum();
+    walk_spans(&thread.spans, |v| {
+        if v.flags & SPAN_ABANDONED != 0 {
+            return;
+        }
+        if let Some(t) = per_name.get_mut(v.name as usize) {
+            t.calls += 1;
+            t.self_time += v.self_time;
+            if v.outermost {
+                t.total += v.duration;
+            }
+        }
+    });
+    ThreadReport {
+        id: thread.id.clone(),
+        name: thread.name.clone(),
+        events: thread.events,
+        spans: thread.spans.len() as u64,
+        samples,
+        max_depth: if thread.spans.is_empty() {
+            0
+        } else {
+            u32::from(thread.max_depth()) + 1
+        },
     }
 }
 

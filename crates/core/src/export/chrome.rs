@@ -4,7 +4,9 @@
 //! resource, and the trace's stacks as `stackFrames` with one `samples` entry
 //! per timed sample (sets without a timeline are placed at the trace's start).
 
-use crate::model::{Allocations, TimeUnit, Trace, NEVER_FREED, NO_PARENT, SPAN_OPEN_AT_END};
+use crate::model::{
+    Allocations, Spans, Thread, TimeUnit, Trace, NEVER_FREED, NO_PARENT, SPAN_OPEN_AT_END,
+};
 use std::fmt::Write;
 
 /// The trace as a Chrome trace JSON object (timestamps in microseconds).
@@ -13,38 +15,81 @@ pub fn to_chrome_json(trace: &Trace) -> String {
         Some(TimeUnit::Ns) => 0.001,
         _ => 1.0,
     };
-    let mut out = String::with_capacity(1 << 16);
-    out.push_str("{\"traceEvents\":[\n");
-    let mut first = true;
-    let mut sep = |out: &mut String| {
-        if !std::mem::take(&mut first) {
-            out.push_str(",\n");
-        }
+    let mut events = Events {
+        trace,
+        scale,
+        out: String::with_capacity(1 << 16),
+        first: true,
     };
-    for (p, process) in trace.processes.iter().enumerate() {
-        sep(&mut out);
-        let _ = write!(
-            out,
-            "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}",
-            numeric_id(&process.id, p),
-            json(&process.name)
-        );
-    }
+    events.out.push_str("{\"traceEvents\":[\n");
+    events.processes();
     for (t, thread) in trace.threads.iter().enumerate() {
+        events.thread(t, thread);
+    }
+    events.counters();
+    events.allocations();
+    let mut out = events.out;
+    out.push_str("\n],\"stackFrames\":{");
+    stack_frames(trace, &mut out);
+    out.push_str("},\"samples\":[");
+    samples(trace, scale, &mut out);
+    out.push_str("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{");
+    let meta: Vec<String> = trace
+        .metadata
+        .iter()
+        .map(|(k, v)| format!("{}:{}", json(k), json(v)))
+        .collect();
+    out.push_str(&meta.join(","));
+    out.push_str("}}\n");
+    out
+}
+
+/// The `traceEvents` list being written.
+struct Events<'t> {
+    trace: &'t Trace,
+    /// Microseconds per unit of the trace's times.
+    scale: f64,
+    out: String,
+    first: bool,
+}
+
+impl Events<'_> {
+    /// Starts the next event: a separator unless it is the first.
+    fn next(&mut self) -> &mut String {
+        if !std::mem::take(&mut self.first) {
+            self.out.push_str(",\n");
+        }
+        &mut self.out
+    }
+
+    fn processes(&mut self) {
+        for (p, process) in self.trace.processes.iter().enumerate() {
+            let _ = write!(
+                self.next(),
+                "{{\"ph\":\"M\",\"pid\":{},\"tid\":0,\"name\":\"process_name\",\"args\":{{\"name\":{}}}}}",
+                numeric_id(&process.id, p),
+                json(&process.name)
+            );
+        }
+    }
+
+    /// A thread's name, spans and markers.
+    fn thread(&mut self, t: usize, thread: &Thread) {
+        let trace = self.trace;
         let pid = trace
             .processes
             .get(thread.process as usize)
             .map_or(0, |p| numeric_id(&p.id, thread.process as usize));
         let tid = numeric_id(&thread.id, t);
-        sep(&mut out);
         let _ = write!(
-            out,
+            self.next(),
             "{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":{}}}}}",
             json(&format!("{} {}", thread.name, thread.id))
         );
         let s = &thread.spans;
         for i in 0..s.len() {
-            sep(&mut out);
+            let scale = self.scale;
+            let out = self.next();
             let _ = write!(
                 out,
                 "{{\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":{},\"dur\":{},\"name\":{}",
@@ -52,60 +97,77 @@ pub fn to_chrome_json(trace: &Trace) -> String {
                 (s.end[i] - s.start[i]) as f64 * scale,
                 json(trace.str(s.name[i]))
             );
-            let details = s.details_of(i as u32, &trace.strings);
-            if !details.is_empty() || s.flags[i] & SPAN_OPEN_AT_END != 0 {
-                out.push_str(",\"args\":{");
-                let mut fields: Vec<String> = details
-                    .iter()
-                    .map(|f| format!("{}:{}", json(&f.key), json(&f.value)))
-                    .collect();
-                if s.flags[i] & SPAN_OPEN_AT_END != 0 {
-                    fields.push("\"open_at_end\":true".into());
-                }
-                out.push_str(&fields.join(","));
-                out.push('}');
-            }
+            span_args(trace, s, i, out);
             out.push('}');
         }
         for i in 0..thread.instants.len() {
-            sep(&mut out);
+            let scale = self.scale;
             let _ = write!(
-                out,
+                self.next(),
                 "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":{pid},\"tid\":{tid},\"ts\":{},\"name\":{}}}",
                 thread.instants.time[i] as f64 * scale,
                 json(trace.str(thread.instants.name[i]))
             );
         }
     }
-    let origin = trace.time_range().map_or(0, |(start, _)| start);
-    for counter in &trace.counters {
-        let pid = counter_pid(trace, counter.process, counter.thread);
-        let name = json(&format!("{} ({})", counter.name, counter.unit));
-        for (time, value) in counter.time.iter().zip(&counter.value) {
-            sep(&mut out);
-            let value = if value.is_finite() { *value } else { 0.0 };
-            let _ = write!(
-                out,
-                "{{\"ph\":\"C\",\"pid\":{pid},\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{value}}}}}",
-                *time as f64 * scale
-            );
+
+    fn counters(&mut self) {
+        let trace = self.trace;
+        for counter in &trace.counters {
+            let pid = counter_pid(trace, counter.process, counter.thread);
+            let name = json(&format!("{} ({})", counter.name, counter.unit));
+            for (time, value) in counter.time.iter().zip(&counter.value) {
+                let value = if value.is_finite() { *value } else { 0.0 };
+                let scale = self.scale;
+                let _ = write!(
+                    self.next(),
+                    "{{\"ph\":\"C\",\"pid\":{pid},\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{value}}}}}",
+                    *time as f64 * scale
+                );
+            }
         }
     }
-    for allocations in &trace.allocations {
-        let name = json(&format!(
-            "live {} ({})",
-            allocations.resource, allocations.size_unit
-        ));
-        for (time, live) in live_over_time(allocations) {
-            sep(&mut out);
-            let _ = write!(
-                out,
-                "{{\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{live}}}}}",
-                time as f64 * scale
-            );
+
+    /// A counter of the live size of each allocated resource.
+    fn allocations(&mut self) {
+        for allocations in &self.trace.allocations {
+            let name = json(&format!(
+                "live {} ({})",
+                allocations.resource, allocations.size_unit
+            ));
+            for (time, live) in live_over_time(allocations) {
+                let scale = self.scale;
+                let _ = write!(
+                    self.next(),
+                    "{{\"ph\":\"C\",\"pid\":0,\"tid\":0,\"ts\":{},\"name\":{name},\"args\":{{\"value\":{live}}}}}",
+                    time as f64 * scale
+                );
+            }
         }
     }
-    out.push_str("\n],\"stackFrames\":{");
+}
+
+/// The `args` of span `i`: its details, and whether it was open at the end.
+fn span_args(trace: &Trace, s: &Spans, i: usize, out: &mut String) {
+    let details = s.details_of(i as u32, &trace.strings);
+    let open_at_end = s.flags[i] & SPAN_OPEN_AT_END != 0;
+    if details.is_empty() && !open_at_end {
+        return;
+    }
+    out.push_str(",\"args\":{");
+    let mut fields: Vec<String> = details
+        .iter()
+        .map(|f| format!("{}:{}", json(&f.key), json(&f.value)))
+        .collect();
+    if open_at_end {
+        fields.push("\"open_at_end\":true".into());
+    }
+    out.push_str(&fields.join(","));
+    out.push('}');
+}
+
+/// The stack table as `stackFrames` entries.
+fn stack_frames(trace: &Trace, out: &mut String) {
     let frames: Vec<String> = (0..trace.stacks.len())
         .map(|i| {
             let parent = trace.stacks.parent[i];
@@ -118,7 +180,11 @@ pub fn to_chrome_json(trace: &Trace) -> String {
         })
         .collect();
     out.push_str(&frames.join(","));
-    out.push_str("},\"samples\":[");
+}
+
+/// One `samples` entry per sample of every set (untimed ones at the trace's start).
+fn samples(trace: &Trace, scale: f64, out: &mut String) {
+    let origin = trace.time_range().map_or(0, |(start, _)| start);
     let mut first_sample = true;
     for set in &trace.sample_sets {
         let tid = set.thread.map_or(0, |t| {
@@ -146,15 +212,6 @@ pub fn to_chrome_json(trace: &Trace) -> String {
             );
         }
     }
-    out.push_str("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{");
-    let meta: Vec<String> = trace
-        .metadata
-        .iter()
-        .map(|(k, v)| format!("{}:{}", json(k), json(v)))
-        .collect();
-    out.push_str(&meta.join(","));
-    out.push_str("}}\n");
-    out
 }
 
 /// The pid a counter is drawn under: its process's, its thread's process's, or 0.

@@ -6,7 +6,8 @@
 //! from exactly one part. Parts intern names independently, so the names of a
 //! part's spans and markers are mapped into the whole trace's string table.
 
-use super::{Details, Diagnostic, StrId, Thread, Trace};
+use super::columns::{ColumnInfo, ColumnMut};
+use super::{Details, Diagnostic, StrId, StringTable, Thread, Trace};
 
 /// Moves the threads that `part` decoded into `whole`, mapping their names,
 /// and folds its diagnostics in. Fails, leaving `whole` unusable for display,
@@ -19,10 +20,14 @@ use super::{Details, Diagnostic, StrId, Thread, Trace};
 pub fn merge_part(whole: &mut Trace, mut part: Trace) -> Result<(), String> {
     let names = part_names(whole, &part)?;
     for thread in &mut part.threads {
-        map_names(&mut thread.spans.name, &names);
-        map_names(&mut thread.instants.name, &names);
-        map_details(&mut thread.spans.details, &names);
-        map_details(&mut thread.instants.details, &names);
+        thread.visit_columns_mut(&mut |info: ColumnInfo, column: ColumnMut<'_>| {
+            if let (true, ColumnMut::U32(ids)) = (info.names, column) {
+                map_names(ids, &names);
+            }
+        });
+        for details in thread.details_mut() {
+            map_details(details, &names);
+        }
     }
     move_threads(whole, part)
 }
@@ -32,15 +37,21 @@ pub fn merge_part(whole: &mut Trace, mut part: Trace) -> Result<(), String> {
 /// ids, for [`map_names`] and [`map_detail_texts`].
 pub fn part_names(whole: &mut Trace, part: &Trace) -> Result<Vec<StrId>, String> {
     check_same_input(whole, part)?;
-    Ok(part
-        .strings
+    Ok(intern_part_strings(whole, &part.strings))
+}
+
+/// The second half of [`part_names`], for a caller that checked the part
+/// with [`check_same_input`] before its strings arrived: interns a part's
+/// string table into the whole trace's.
+pub fn intern_part_strings(whole: &mut Trace, strings: &StringTable) -> Vec<StrId> {
+    strings
         .all()
         .iter()
         .map(|s| whole.strings.intern(s))
-        .collect())
+        .collect()
 }
 
-/// Maps string ids of a part (span or marker names, detail keys) through
+/// Maps string ids of a part (its name columns: `ColumnInfo::names`) through
 /// `names`. Ids come from the part's own table; an unknown one stays unknown.
 pub fn map_names(ids: &mut [StrId], names: &[StrId]) {
     for id in ids {
@@ -93,7 +104,9 @@ fn map_details(details: &mut Details, names: &[StrId]) {
     map_detail_texts(details, Some(0..details.groups()), names);
 }
 
-fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
+/// Fails when `part` and `whole` do not come from one input split by one
+/// decoder, or `part` holds trace-level data (which is never split).
+pub fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
     let same_threads = whole.threads.len() == part.threads.len()
         && whole
             .threads

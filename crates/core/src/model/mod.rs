@@ -8,7 +8,9 @@
 
 mod builder;
 mod builder_resources;
+mod check;
 pub mod codec;
+pub mod columns;
 mod details;
 mod diagnostics;
 pub mod merge;

@@ -42,7 +42,17 @@ pub fn read_folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// Decodes a fixture case's `uftrace.data`.
 pub fn decode_case(group: &str, case: &str) -> Trace {
     let files = read_folder(&fixtures().join(group).join(case).join("uftrace.data"));
-    decode_files(&files).expect("decodes")
+    checked(decode_files(&files).expect("decodes"))
+}
+
+/// `trace`, once [`Trace::check`] finds nothing wrong with it.
+pub fn checked(trace: Trace) -> Trace {
+    let problems = trace.check();
+    assert!(
+        problems.is_empty(),
+        "the trace breaks the model: {problems:#?}"
+    );
+    trace
 }
 
 /// Case folder names of a fixture group.

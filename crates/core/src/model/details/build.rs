@@ -1,0 +1,144 @@
+//! Adding detail fields while a trace is built: appending to an owner's
+//! group or starting one, and putting the groups in owner order at the end.
+
+use super::{Details, Value, NO_SHAPE};
+use crate::model::StrId;
+
+impl Details {
+    /// Makes room for about `n` more fields (a hint: one slot each, one
+    /// group per few fields).
+    pub(in crate::model) fn reserve(&mut self, n: usize) {
+        let _ = self.payload.try_reserve_exact(n);
+        let groups = n / 4;
+        let _ = self.owner.try_reserve_exact(groups);
+        let _ = self.shape.try_reserve_exact(groups);
+        let _ = self.first.try_reserve_exact(groups);
+    }
+
+    /// Appends one field of `owner`: to the last group when it is `owner`'s
+    /// (its shape grows by the field), else in a new group (the builder sorts
+    /// by owner when it finishes).
+    pub(in crate::model) fn push(&mut self, owner: u32, key: StrId, value: Value) {
+        let stored = value.store();
+        let last = self.owner.len().checked_sub(1);
+        let extends = last.filter(|&g| {
+            self.owner[g] == owner && {
+                let end = self.shapes.index().end.get(self.shape[g] as usize).copied();
+                end.and_then(|end| self.first[g].checked_add(end))
+                    == Some(self.payload.len() as u32)
+            }
+        });
+        let parent = extends.map_or(NO_SHAPE, |g| self.shape[g]);
+        let node = self.shapes.child(parent, key, stored.kind, stored.prefix);
+        match extends {
+            Some(g) => self.shape[g] = node,
+            None => {
+                self.owner.push(owner);
+                self.shape.push(node);
+                self.first.push(self.payload.len() as u32);
+            }
+        }
+        self.payload.extend_from_slice(&stored.slots[..stored.len]);
+    }
+
+    /// Appends fields of one owner, in order.
+    pub(in crate::model) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
+        for &(key, value) in fields {
+            self.push(owner, key, value);
+        }
+    }
+
+    /// Puts the groups in owner order, keeping the order of one owner's
+    /// groups (a counting sort: owners are span or marker indices). The
+    /// payload stays where it is: groups point into it.
+    pub(in crate::model) fn sort_by_owner(&mut self) {
+        if self.owner.windows(2).all(|w| w[0] <= w[1]) {
+            return;
+        }
+        let owners = self.owner.iter().max().map_or(0, |&m| m as usize + 1);
+        if owners > self.owner.len().saturating_mul(4).max(1 << 16) {
+            // Few groups on far-apart owners: sorting beats counting.
+            return self.sort_sparse();
+        }
+        // First position of each owner's groups in the sorted columns.
+        let mut next = vec![0u32; owners + 1];
+        for &owner in &self.owner {
+            next[owner as usize + 1] += 1;
+        }
+        for i in 1..next.len() {
+            next[i] += next[i - 1];
+        }
+        let n = self.owner.len();
+        let mut owner = vec![0; n];
+        let mut shape = vec![0; n];
+        let mut first = vec![0; n];
+        for at in 0..n {
+            let slot = &mut next[self.owner[at] as usize];
+            let to = *slot as usize;
+            *slot += 1;
+            owner[to] = self.owner[at];
+            shape[to] = self.shape[at];
+            first[to] = self.first[at];
+        }
+        self.owner = owner;
+        self.shape = shape;
+        self.first = first;
+    }
+
+    /// [`Details::sort_by_owner`] by sorting (owner, position) keys.
+    fn sort_sparse(&mut self) {
+        let mut order: Vec<u64> = self
+            .owner
+            .iter()
+            .enumerate()
+            .map(|(at, &owner)| u64::from(owner) << 32 | at as u64)
+            .collect();
+        order.sort_unstable();
+        let pick = |at: &u64| (*at & 0xffff_ffff) as usize;
+        self.owner = order.iter().map(|at| (at >> 32) as u32).collect();
+        self.shape = order.iter().map(|at| self.shape[pick(at)]).collect();
+        self.first = order.iter().map(|at| self.first[pick(at)]).collect();
+    }
+
+    /// Renumbers owners through `new_index` (old index → new) and re-sorts.
+    pub(in crate::model) fn renumber(&mut self, new_index: &[u32]) {
+        for owner in &mut self.owner {
+            *owner = new_index.get(*owner as usize).copied().unwrap_or(*owner);
+        }
+        self.sort_by_owner();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Field, StringTable};
+
+    #[test]
+    fn fields_added_out_of_order_are_grouped_by_owner_in_added_order() {
+        let mut strings = StringTable::default();
+        let k = strings.intern("k");
+        let mut d = Details::default();
+        d.push(5, k, Value::Int(1));
+        d.push(2, k, Value::Int(2));
+        d.push(5, k, Value::Int(3));
+        d.push(2, k, Value::Int(4));
+        let mut sparse = d.clone();
+        d.sort_by_owner();
+        sparse.sort_sparse();
+        assert_eq!(d, sparse);
+        assert!(d.is_consistent());
+        assert_eq!(d.owner, vec![2, 2, 5, 5]);
+        assert_eq!(d.len(), 4);
+        let values: Vec<String> = d
+            .fields_of(5, &strings)
+            .into_iter()
+            .map(|f| f.value)
+            .collect();
+        assert_eq!(values, vec!["1", "3"]);
+        assert!(d.fields_of(3, &strings).is_empty());
+        assert_eq!(d.owners_with(&Field::new("k", "4"), &strings), vec![2]);
+        assert!(d.owners_with(&Field::new("x", "4"), &strings).is_empty());
+        assert_eq!(d.grouped(&strings).len(), 2);
+    }
+}
