@@ -12,9 +12,6 @@
 
 mod addresses;
 mod build;
-mod build_calls;
-mod build_probes;
-mod build_system;
 #[cfg(feature = "swap-encoder")]
 pub mod encode;
 pub mod framing;
@@ -27,7 +24,6 @@ mod parse_process;
 pub mod parse_system;
 pub mod reader;
 pub mod stream;
-mod texts;
 pub mod values;
 pub mod window;
 

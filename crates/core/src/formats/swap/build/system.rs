@@ -2,8 +2,8 @@
 //! process and thread load and memory, other processes' load, disk, network,
 //! device states and energy.
 
-use super::build::{Build, Lane};
-use super::messages::{System, SystemProcess};
+use super::super::messages::{System, SystemProcess};
+use super::{Build, Lane};
 use crate::fast_hash::FastMap;
 use crate::model::CounterRef;
 

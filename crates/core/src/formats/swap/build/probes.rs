@@ -3,10 +3,10 @@
 //! address per process), file probes the file-activity table and a file
 //! descriptor resource (open/close), custom chart probes a counter track.
 
-use super::build::{Build, Lane};
-use super::build_calls::file_event_name;
-use super::messages::{Probe, ProbeTail, UiControl};
+use super::super::messages::{Probe, ProbeTail, UiControl};
+use super::call_kinds::file_event_name;
 use super::texts::Number;
+use super::{Build, Lane};
 use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue};
 
 impl Build {
