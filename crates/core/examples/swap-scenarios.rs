@@ -10,7 +10,9 @@
 //! sync and thread probes, syscalls, system messages) repeated back to back
 //! in time, with sequence numbers running on, until MB megabytes.
 
-use flamedrop_core::formats::swap::encode::{daemon_slack, encode, encode_frame};
+use flamedrop_core::formats::swap::encode::{
+    daemon_slack, encode, encode_frame, pre_4_0_syscall_entry, pre_4_0_syscall_exit,
+};
 use flamedrop_core::formats::swap::messages::*;
 use flamedrop_core::formats::swap::values::Value;
 use std::path::Path;
@@ -648,6 +650,104 @@ fn legacy() -> Vec<Frame> {
     s.frames(0)
 }
 
+/// Protocol 3.0 system calls: MSG_FUNCTION_ENTRY / EXIT with probe type 3
+/// and the group bits as the sub-type, on two threads, around one
+/// instrumented function; the worker's network call never returns before
+/// the capture ends (an ipc call runs inside it).
+fn legacy_syscalls() -> Vec<Frame> {
+    let mut s = Scenario::default();
+    s.at(0, process_info());
+    let user = |pc: u64, ret: Option<Value>| {
+        let legacy = Some((1, 0));
+        match ret {
+            None => Message::FunctionEntry(FunctionEntry {
+                pid: PID,
+                tid: PID,
+                legacy,
+                pc,
+                caller: 0,
+                cpu: 0,
+                args: vec![Value::Int(5)],
+            }),
+            Some(ret) => Message::FunctionExit(FunctionExit {
+                pid: PID,
+                tid: PID,
+                legacy,
+                pc,
+                caller: 0,
+                cpu: 0,
+                ret,
+            }),
+        }
+    };
+    let enter = |tid: u32, pc: u64, group: u32, args: Vec<Value>| {
+        pre_4_0_syscall_entry(&SyscallEntry {
+            pid: PID,
+            tid,
+            probe_type: group,
+            pc,
+            caller: BIN_LOW + 0x20,
+            cpu: u32::from(tid != PID),
+            args,
+        })
+    };
+    let leave = |tid: u32, pc: u64, group: u32, ret: Value| {
+        pre_4_0_syscall_exit(&SyscallExit {
+            pid: PID,
+            tid,
+            probe_type: group,
+            pc,
+            caller: BIN_LOW + 0x20,
+            cpu: u32::from(tid != PID),
+            ret,
+        })
+    };
+    let path = |p: &str| Value::Str(p.into());
+    let (open, read, connect, ipc, kill) = (
+        0xc000_1000,
+        0xc000_2000,
+        0xc000_3000,
+        0xc000_4000,
+        0xc000_5000,
+    );
+    s.at(1000, user(BIN_LOW + 0x10, None));
+    s.at(
+        2000,
+        enter(
+            PID,
+            open,
+            0x01,
+            vec![path("/opt/usr/media/a.jpg"), Value::Int(0)],
+        ),
+    );
+    s.at(2500, enter(WORKER, connect, 0x10, vec![Value::Int(7)]));
+    s.at(3000, enter(WORKER, ipc, 0x02, vec![Value::Int(1)]));
+    s.at(3500, leave(PID, open, 0x01, Value::Int(3)));
+    s.at(
+        4000,
+        enter(PID, read, 0x21, vec![Value::Int(3), Value::Long(4096)]),
+    );
+    s.at(5000, leave(WORKER, ipc, 0x02, Value::Int(0)));
+    s.at(6000, leave(PID, read, 0x21, Value::Long(4096)));
+    s.at(
+        7000,
+        enter(
+            PID,
+            open,
+            0x01,
+            vec![path("/opt/usr/media/b.jpg"), Value::Int(0)],
+        ),
+    );
+    s.at(7500, leave(PID, open, 0x01, Value::Int(4)));
+    s.at(
+        8000,
+        enter(PID, kill, 0x0c, vec![Value::Int(1240), Value::Int(10)]),
+    );
+    s.at(8200, leave(PID, kill, 0x0c, Value::Int(0)));
+    s.at(9000, user(BIN_LOW + 0x10, Some(Value::Int(0))));
+    s.frames(0)
+}
+
 /// MSG_SYSTEM written without the daemon's slack: the CPU count cannot be
 /// inferred and needs `swap.cpus`.
 fn no_cpu_count() -> Vec<Frame> {
@@ -730,6 +830,10 @@ fn main() -> std::io::Result<()> {
         encode(&gaps_and_wrap()),
     )?;
     std::fs::write(fixtures.join("legacy-3.0.swap"), encode(&legacy()))?;
+    std::fs::write(
+        fixtures.join("legacy-syscalls-3.0.swap"),
+        encode(&legacy_syscalls()),
+    )?;
     let mut truncated = encode(&legacy());
     truncated.truncate(truncated.len() - 7);
     std::fs::write(fixtures.join("truncated.swap"), truncated)?;

@@ -4,7 +4,10 @@
 //! as the parser; it is not the target's code.
 
 use super::framing::{Header, HEADER_LEN};
-use super::messages::{FileInfo, Frame, Message, ProbeTail, System, UiControl, WireTime};
+use super::messages::{
+    FileInfo, Frame, FunctionEntry, FunctionExit, Message, ProbeTail, SyscallEntry, SyscallExit,
+    System, UiControl, WireTime,
+};
 use super::values::Value;
 
 /// Little-endian field writer.
@@ -72,6 +75,38 @@ pub fn encode_frame(frame: &Frame, out: &mut Vec<u8>) {
     out.reserve(HEADER_LEN + payload.len());
     out.extend_from_slice(&header.to_bytes());
     out.extend_from_slice(&payload);
+}
+
+/// The pre-4.0 probe type of a system call (kernel probe).
+const KERNEL_PROBE: u16 = 3;
+
+/// A system call as a protocol 3.0 (pre-4.0) target sends it: a
+/// MSG_FUNCTION_ENTRY with probe type 3 and the group bits as its sub-type
+/// (notes §2, 0x0008). The group must fit the sub-type's 16 bits.
+pub fn pre_4_0_syscall_entry(e: &SyscallEntry) -> Message {
+    Message::FunctionEntry(FunctionEntry {
+        pid: e.pid,
+        tid: e.tid,
+        legacy: Some((KERNEL_PROBE, e.probe_type as u16)),
+        pc: e.pc,
+        caller: e.caller,
+        cpu: e.cpu,
+        args: e.args.clone(),
+    })
+}
+
+/// The exit of a system call as a pre-4.0 target sends it: a
+/// MSG_FUNCTION_EXIT with probe type 3 (see [`pre_4_0_syscall_entry`]).
+pub fn pre_4_0_syscall_exit(e: &SyscallExit) -> Message {
+    Message::FunctionExit(FunctionExit {
+        pid: e.pid,
+        tid: e.tid,
+        legacy: Some((KERNEL_PROBE, e.probe_type as u16)),
+        pc: e.pc,
+        caller: e.caller,
+        cpu: e.cpu,
+        ret: e.ret.clone(),
+    })
 }
 
 /// The payload of one message, without slack.

@@ -21,8 +21,19 @@ impl Build {
         fields
     }
 
-    /// MSG_FUNCTION_ENTRY: a call named by its address.
+    /// MSG_FUNCTION_ENTRY: a call named by its address; a pre-4.0 system
+    /// call (probe type 3) as the 4.x MSG_SYSCALL_ENTRY is.
     pub(super) fn function_entry(&mut self, e: &FunctionEntry, time: i64) {
+        if let Some((KERNEL_PROBE, group)) = e.legacy {
+            let call = SyscallHead {
+                pid: e.pid,
+                tid: e.tid,
+                pc: e.pc,
+                group: u32::from(group),
+                cpu: e.cpu,
+            };
+            return self.open_syscall(&call, &e.args, time);
+        }
         let mut fields = self.take_fields();
         let lane = legacy_lane(e.legacy);
         let t = self.call_lane(e.pid, e.tid, lane, time);
@@ -39,28 +50,50 @@ impl Build {
         self.fields = fields;
     }
 
-    /// MSG_FUNCTION_EXIT: closes the latest open call of the same pc.
+    /// MSG_FUNCTION_EXIT: closes the latest open call of the same pc (a
+    /// pre-4.0 system call's exit as MSG_SYSCALL_EXIT does).
     pub(super) fn function_exit(&mut self, e: &FunctionExit, time: i64) {
+        if let Some((KERNEL_PROBE, _)) = e.legacy {
+            return self.close_syscall(e.pid, e.tid, e.pc, &e.ret, time);
+        }
         let t = self.call_lane(e.pid, e.tid, legacy_lane(e.legacy), time);
         self.close_call(t, time, Some(e.pc), Some(&e.ret));
     }
 
     /// MSG_SYSCALL_ENTRY: a call on the thread's `syscalls` lane.
     pub(super) fn syscall_entry(&mut self, e: &SyscallEntry, time: i64) {
-        let mut fields = self.take_fields();
-        let t = self.call_lane(e.pid, e.tid, Lane::Syscalls, time);
-        let name = self.b.intern(&format!("syscall {:#x}", e.pc));
-        self.push_values(&mut fields, &e.args, None);
-        self.push_text(&mut fields, "group", &syscall_groups(e.probe_type));
-        self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(e.cpu));
-        self.open_call(t, time, name, Some(e.pc), &fields);
-        self.fields = fields;
+        let call = SyscallHead {
+            pid: e.pid,
+            tid: e.tid,
+            pc: e.pc,
+            group: e.probe_type,
+            cpu: e.cpu,
+        };
+        self.open_syscall(&call, &e.args, time);
     }
 
     /// MSG_SYSCALL_EXIT: closes the latest open system call of the same pc.
     pub(super) fn syscall_exit(&mut self, e: &SyscallExit, time: i64) {
-        let t = self.call_lane(e.pid, e.tid, Lane::Syscalls, time);
-        self.close_call(t, time, Some(e.pc), Some(&e.ret));
+        self.close_syscall(e.pid, e.tid, e.pc, &e.ret, time);
+    }
+
+    /// A system call, whichever message brought it: `syscall <pc>` on the
+    /// thread's `syscalls` lane, with its arguments, group and CPU.
+    fn open_syscall(&mut self, call: &SyscallHead, args: &[Value], time: i64) {
+        let mut fields = self.take_fields();
+        let t = self.call_lane(call.pid, call.tid, Lane::Syscalls, time);
+        let name = self.b.intern(&format!("syscall {:#x}", call.pc));
+        self.push_values(&mut fields, args, None);
+        self.push_text(&mut fields, "group", &syscall_groups(call.group));
+        self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(call.cpu));
+        self.open_call(t, time, name, Some(call.pc), &fields);
+        self.fields = fields;
+    }
+
+    /// The exit of a system call: closes the latest open one of the same pc.
+    fn close_syscall(&mut self, pid: u32, tid: u32, pc: u64, ret: &Value, time: i64) {
+        let t = self.call_lane(pid, tid, Lane::Syscalls, time);
+        self.close_call(t, time, Some(pc), Some(ret));
     }
 
     /// MSG_FILE_FUNCTION_ENTRY: a call on the thread's `files` lane.
@@ -143,11 +176,24 @@ impl Build {
     }
 }
 
-/// Pre-4.0 streams sent system calls (probe type 3) and file activity
-/// (probe type 4) as function entries and exits.
+/// The pre-4.0 probe type of a system call (notes §2, 0x0008 / 0x0009; the
+/// sub-type holds its group bits).
+const KERNEL_PROBE: u16 = 3;
+
+/// What a system call's entry says besides its arguments, in either layout.
+struct SyscallHead {
+    pid: u32,
+    tid: u32,
+    pc: u64,
+    /// The group bits: 4.x probe type, pre-4.0 sub-type.
+    group: u32,
+    cpu: u32,
+}
+
+/// Pre-4.0 streams sent file activity (probe type 4) as function entries
+/// and exits (and system calls, which are read as such before this).
 fn legacy_lane(legacy: Option<(u16, u16)>) -> Lane {
     match legacy {
-        Some((3, _)) => Lane::Syscalls,
         Some((4, _)) => Lane::Files,
         _ => Lane::Functions,
     }
