@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod archive;
+pub mod decoder;
 pub mod export;
 pub(crate) mod fast_hash;
 pub mod formats;
@@ -15,5 +16,6 @@ pub mod input;
 pub mod layout;
 pub mod model;
 
-pub use input::{decode_files, detect, open_decoder, Decoder, FileProbe, InputFile, LoadError};
+pub use decoder::{Decoder, FileProbe, LoadError};
+pub use input::{decode_files, detect, open_decoder};
 pub use model::{Format, TimeUnit, Trace};

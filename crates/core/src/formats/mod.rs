@@ -1,5 +1,6 @@
 //! One module per input format. Each turns raw files into builder calls.
 
+pub mod common;
 pub mod rtrace;
 pub mod scaler;
 pub mod selogger;
