@@ -8,173 +8,30 @@
 //! then waits in the reorder [`Window`] and is read once, in time order, as
 //! it leaves it for a [`Sink`] — the build, or a list of frames.
 
-use super::framing::{Header, SequenceLog, SequenceSummary, HEADER_LEN, MAX_MESSAGE};
+mod read;
+mod sink;
+mod system;
+
+use super::framing::{Header, SequenceLog, HEADER_LEN, MAX_MESSAGE};
 use super::messages::{Frame, Message, System, WireTime};
-use super::parse_system::{self, SystemLayout};
+use super::parse_system;
 use super::reader::Reader;
 use super::window::{Arrival, Kept, Window};
-use super::{ids, parse_calls, parse_misc, parse_probe, parse_process};
+use super::{ids, parse_calls, parse_misc, parse_process};
 use crate::model::Severity;
+use read::{reread, HOW_LEGACY, HOW_SAMPLING};
+use sink::{bad_payload, Frames};
+pub use sink::{Located, ParsedStream, Problem, Sink, Summary, SystemHints};
 use std::collections::HashSet;
-
-/// A parsed message and the byte offset of its header in the stream.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Located {
-    pub offset: u64,
-    pub frame: Frame,
-}
-
-/// A problem found while splitting or parsing, reported through the builder.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub severity: Severity,
-    pub kind: &'static str,
-    pub offset: Option<u64>,
-    pub count: u64,
-    pub message: String,
-}
-
-/// What the user may tell the decoder about MSG_SYSTEM.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SystemHints {
-    pub cpus: Option<u32>,
-    pub energy_devices: Option<u32>,
-}
-
-/// The whole stream, parsed, in stream order.
-#[derive(Debug, Default)]
-pub struct ParsedStream {
-    /// Messages in stream order.
-    pub frames: Vec<Located>,
-    pub problems: Vec<Problem>,
-    pub sequence: SequenceSummary,
-    /// The MSG_SYSTEM layout used and whether it was inferred.
-    pub system_layout: Option<(SystemLayout, bool)>,
-    /// Stream bytes read.
-    pub bytes: u64,
-}
-
-/// What the whole stream said, known once it has ended.
-#[derive(Debug, Default)]
-pub struct Summary {
-    /// In stream order, then the truncated tail, then MSG_SYSTEM's.
-    pub problems: Vec<Problem>,
-    pub sequence: SequenceSummary,
-    /// The MSG_SYSTEM layout used and whether it was inferred.
-    pub system_layout: Option<(SystemLayout, bool)>,
-    /// Stream bytes read.
-    pub bytes: u64,
-    /// Messages read and handed on.
-    pub messages: u64,
-    /// Some function call used the pre-4.0 layout.
-    pub legacy_calls: bool,
-    /// Messages that left the window after a message with a later time,
-    /// and the offset of the first.
-    pub late: u64,
-    pub first_late: Option<u64>,
-}
-
-/// Where messages go as they leave the window, in time order.
-pub trait Sink {
-    /// A MSG_SYSTEM message, read with the stream's layout, with its
-    /// header's sequence number and time, its offset and its slack.
-    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize);
-    /// Any other message.
-    fn frame(&mut self, frame: &Frame, offset: u64);
-}
+use system::SystemState;
 
 /// Payload bytes the window holds before it releases a message: 4 MiB of
 /// stream is far more than the target's buffers ever reorder (eight 32 KiB
 /// sub-buffers), and a stream this size or smaller is sorted exactly.
 pub const WINDOW_BYTES: usize = 4 << 20;
 
-/// `Kept::how`: the function call was read in the pre-4.0 layout.
-const HOW_LEGACY: u8 = 1;
-/// `Kept::how`: 0x0015 was read as the document's web sampling.
-const HOW_SAMPLING: u8 = 2;
-
 /// The MSG_SYSTEM id as kept.
 const SYSTEM: u16 = ids::SYSTEM as u16;
-
-/// Where the MSG_SYSTEM layout stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SystemState {
-    /// Fewer than [`parse_system::INFER_SAMPLE`] seen: they wait.
-    Waiting,
-    /// The layout, and whether it was inferred.
-    Settled(SystemLayout, bool),
-    /// No layout fits and none was given: they are dropped.
-    Unknown,
-}
-
-/// A message read with the layout its first reading chose.
-fn reread(id: u32, payload: &[u8], how: u8) -> Option<(Message, usize)> {
-    match id {
-        ids::FUNCTION_ENTRY | ids::FUNCTION_EXIT => {
-            let mut r = Reader::new(payload);
-            let legacy = how & HOW_LEGACY != 0;
-            let m = if id == ids::FUNCTION_ENTRY {
-                parse_calls::function_entry(&mut r, legacy)
-            } else {
-                parse_calls::function_exit(&mut r, legacy)
-            }?;
-            Some((m, r.remaining()))
-        }
-        ids::WEB_0015 => parse_misc::web_0015_as(payload, how & HOW_SAMPLING != 0),
-        _ => parse_stateless(id, payload),
-    }
-}
-
-/// The message and its unread bytes for every id whose reading needs none of
-/// the stream's state, or `None` when the fields do not fit.
-fn parse_stateless(id: u32, payload: &[u8]) -> Option<(Message, usize)> {
-    let simple = |f: fn(&mut Reader) -> Option<Message>| {
-        let mut r = Reader::new(payload);
-        let m = f(&mut r)?;
-        Some((m, r.remaining()))
-    };
-    match id {
-        ids::PROCESS_INFO => simple(parse_process::process_info),
-        ids::TERMINATE => simple(parse_process::terminate),
-        ids::ERROR => simple(parse_misc::error),
-        ids::SAMPLE => simple(parse_calls::sample),
-        ids::IMAGE => Some((
-            Message::Image {
-                payload: payload.to_vec(),
-            },
-            0,
-        )),
-        ids::RECORD => simple(parse_misc::record),
-        ids::SYSCALL_ENTRY => simple(parse_calls::syscall_entry),
-        ids::SYSCALL_EXIT => simple(parse_calls::syscall_exit),
-        ids::FILE_FUNCTION_ENTRY => simple(parse_calls::file_entry),
-        ids::FILE_FUNCTION_EXIT => simple(parse_calls::file_exit),
-        ids::PROCESS_STATUS_INFO => parse_process::status_info(payload),
-        ids::CONTEXT_SWITCH_ENTRY => simple(|r| parse_calls::context_switch(r, true)),
-        ids::CONTEXT_SWITCH_EXIT => simple(|r| parse_calls::context_switch(r, false)),
-        ids::PROCESS_MAP => simple(parse_process::map),
-        ids::PROCESS_UNMAP => simple(parse_process::unmap),
-        ids::PROCESS_COMM => simple(parse_process::comm),
-        ids::WEB_FUNCTION_EXIT => simple(parse_misc::web_exit),
-        ids::APP_SETUP_STAGE => simple(parse_misc::app_setup_stage),
-        ids::WEB_APP_SETUP_STAGE => simple(parse_misc::web_app_setup_stage),
-        ids::FBI => simple(parse_misc::fbi),
-        ids::UI_HIERARCHY => simple(parse_misc::ui_hierarchy),
-        ids::LSAN => simple(parse_misc::lsan),
-        probe if probe & 0xFF00 == ids::PROBE_BIT => {
-            let mut r = Reader::new(payload);
-            let m = parse_probe::probe(probe, &mut r)?;
-            Some((m, r.remaining()))
-        }
-        other => Some((
-            Message::Unknown {
-                id: other,
-                payload: payload.to_vec(),
-            },
-            0,
-        )),
-    }
-}
 
 /// Incremental splitter and parser; see the module docs.
 pub struct StreamParser {
@@ -479,42 +336,6 @@ impl StreamParser {
         sink.frame(&frame, kept.offset);
     }
 
-    /// Picks the MSG_SYSTEM layout from the first messages of that kind (in
-    /// stream order) and what the user gave; with neither, those messages
-    /// are dropped.
-    fn settle_system(&mut self) {
-        let mut firsts: Vec<(u64, &[u8])> = self
-            .window
-            .pending()
-            .filter(|k| k.id == SYSTEM)
-            .map(|k| (k.offset, self.window.payload(k)))
-            .collect();
-        firsts.sort_unstable_by_key(|f| f.0);
-        // Only the first messages are scored: the layout is the same for all.
-        let payloads: Vec<&[u8]> = firsts
-            .iter()
-            .take(parse_system::INFER_SAMPLE)
-            .map(|f| f.1)
-            .collect();
-        let hints = self.hints;
-        let inferred = parse_system::infer(&payloads, hints.cpus, hints.energy_devices);
-        self.system = match (inferred, hints.cpus) {
-            (Some(layout), _) => SystemState::Settled(layout, hints.cpus.is_none()),
-            (None, Some(cpus)) => SystemState::Settled(
-                SystemLayout {
-                    cpus,
-                    energy_devices: hints.energy_devices.unwrap_or(5),
-                    v42: false,
-                },
-                false,
-            ),
-            (None, None) => {
-                self.window.remove_id(SYSTEM);
-                SystemState::Unknown
-            }
-        };
-    }
-
     /// The stream is complete: settles MSG_SYSTEM if it is still waiting,
     /// hands every pending message to `sink` in time order, and says what
     /// the stream held.
@@ -587,45 +408,6 @@ impl StreamParser {
             late: if stream_order { 0 } else { self.late },
             first_late: if stream_order { None } else { self.first_late },
         }
-    }
-}
-
-/// Records a message whose fields do not fit its payload.
-fn bad_payload(problems: &mut Vec<Problem>, id: u32, offset: u64) {
-    let name = ids::name(id).unwrap_or("a message");
-    problems.push(Problem {
-        severity: Severity::DataLoss,
-        kind: "bad-payload",
-        offset: Some(offset),
-        count: 1,
-        message: format!("messages whose payload is shorter than its fields or malformed were skipped (first: {name})"),
-    });
-}
-
-/// A sink that keeps every message as a frame.
-struct Frames(Vec<Located>);
-
-impl Sink for Frames {
-    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize) {
-        self.0.push(Located {
-            offset,
-            frame: Frame {
-                seq,
-                time: WireTime {
-                    sec: (time / 1_000_000_000) as u32,
-                    nsec: (time % 1_000_000_000) as u32,
-                },
-                message: Message::System(system.clone()),
-                slack: slack as u32,
-            },
-        });
-    }
-
-    fn frame(&mut self, frame: &Frame, offset: u64) {
-        self.0.push(Located {
-            offset,
-            frame: frame.clone(),
-        });
     }
 }
 
