@@ -4,12 +4,12 @@
 
 use super::ids;
 use super::messages::{Message, Probe, ProbeTail, UiControl};
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 use super::values::Value;
 
 /// Any message with the probe bit. Fails when the common part or a fixed
 /// field of the tail does not fit.
-pub fn probe(id: u32, r: &mut Reader) -> Option<Message> {
+pub fn probe(id: u32, r: &mut ByteCursor) -> Option<Message> {
     let api_id = r.u32()?;
     let pid = r.u32()?;
     let tid = r.u32()?;
@@ -38,7 +38,7 @@ pub fn probe(id: u32, r: &mut Reader) -> Option<Message> {
     }))
 }
 
-fn ui_control(r: &mut Reader) -> Option<UiControl> {
+fn ui_control(r: &mut ByteCursor) -> Option<UiControl> {
     Some(UiControl {
         kind: r.string()?,
         name: r.string()?,
@@ -46,7 +46,7 @@ fn ui_control(r: &mut Reader) -> Option<UiControl> {
     })
 }
 
-fn tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
+fn tail(id: u32, r: &mut ByteCursor) -> Option<ProbeTail> {
     Some(match id {
         ids::PROBE_MEMORY => ProbeTail::Memory {
             size: r.u64()?,
@@ -108,7 +108,7 @@ fn tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
 
 /// The tails of the screen's probes: UI controls and scenes (OSP era),
 /// UI events and screenshots.
-fn ui_tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
+fn ui_tail(id: u32, r: &mut ByteCursor) -> Option<ProbeTail> {
     Some(match id {
         ids::PROBE_UICONTROL => ProbeTail::UiControl {
             parent: ui_control(r)?,

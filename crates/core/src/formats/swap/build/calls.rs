@@ -115,7 +115,9 @@ impl Build {
             return;
         };
         let skipped = stack.len() - 1 - at;
-        let span = stack[at].span;
+        let Some(span) = stack.get(at).map(|call| call.span) else {
+            return;
+        };
         stack.truncate(at);
         self.calls.unmatched_entries += skipped as u64;
         self.b.cut_to(t, at + 1, time, SPAN_CUT);

@@ -15,7 +15,7 @@ mod system;
 use super::framing::{Header, SequenceLog, HEADER_LEN, MAX_MESSAGE};
 use super::messages::{Frame, Message, System, WireTime};
 use super::parse_system;
-use super::reader::Reader;
+use super::reader::ByteCursor;
 use super::window::{Arrival, Kept, Window};
 use super::{ids, parse_calls, parse_misc, parse_process};
 use crate::model::Severity;
@@ -231,7 +231,7 @@ impl StreamParser {
             }
             ids::PROCESS_INFO => {
                 // 0x0015 is read by the pids introduced before it.
-                let mut r = Reader::new(payload);
+                let mut r = ByteCursor::le(payload);
                 if let Some(Message::ProcessInfo(p)) = parse_process::process_info(&mut r) {
                     self.pids.insert(p.pid);
                 }

@@ -3,7 +3,7 @@
 //! first check chose (kept in `Kept::how`).
 
 use super::super::messages::Message;
-use super::super::reader::Reader;
+use super::super::reader::ByteCursor;
 use super::super::{ids, parse_calls, parse_misc, parse_probe, parse_process};
 
 /// `Kept::how`: the function call was read in the pre-4.0 layout.
@@ -15,7 +15,7 @@ pub const HOW_SAMPLING: u8 = 2;
 pub fn reread(id: u32, payload: &[u8], how: u8) -> Option<(Message, usize)> {
     match id {
         ids::FUNCTION_ENTRY | ids::FUNCTION_EXIT => {
-            let mut r = Reader::new(payload);
+            let mut r = ByteCursor::le(payload);
             let legacy = how & HOW_LEGACY != 0;
             let m = if id == ids::FUNCTION_ENTRY {
                 parse_calls::function_entry(&mut r, legacy)
@@ -32,8 +32,8 @@ pub fn reread(id: u32, payload: &[u8], how: u8) -> Option<(Message, usize)> {
 /// The message and its unread bytes for every id whose reading needs none of
 /// the stream's state, or `None` when the fields do not fit.
 fn parse_stateless(id: u32, payload: &[u8]) -> Option<(Message, usize)> {
-    let simple = |f: fn(&mut Reader) -> Option<Message>| {
-        let mut r = Reader::new(payload);
+    let simple = |f: fn(&mut ByteCursor) -> Option<Message>| {
+        let mut r = ByteCursor::le(payload);
         let m = f(&mut r)?;
         Some((m, r.remaining()))
     };
@@ -66,7 +66,7 @@ fn parse_stateless(id: u32, payload: &[u8]) -> Option<(Message, usize)> {
         ids::UI_HIERARCHY => simple(parse_misc::ui_hierarchy),
         ids::LSAN => simple(parse_misc::lsan),
         probe if probe & 0xFF00 == ids::PROBE_BIT => {
-            let mut r = Reader::new(payload);
+            let mut r = ByteCursor::le(payload);
             let m = parse_probe::probe(probe, &mut r)?;
             Some((m, r.remaining()))
         }
