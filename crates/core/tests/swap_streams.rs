@@ -1,4 +1,4 @@
-//! The synthetic SWAP fixtures (written by `examples/swap-scenarios.rs`)
+//! The synthetic SWAP fixtures (written by `examples/swap-scenarios/`)
 //! decode with the right diagnostics and nothing else lost: sequence gaps
 //! and wrap, unknown ids, slack, unmatched entries and exits, a truncated
 //! tail, the pre-4.0 layout, MSG_SYSTEM with and without `swap.cpus`.
