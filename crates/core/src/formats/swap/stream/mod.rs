@@ -12,12 +12,13 @@ mod read;
 mod sink;
 mod system;
 
-use super::framing::{Header, SequenceLog, HEADER_LEN, MAX_MESSAGE};
+use super::framing::{Header, SequenceLog, HEADER_LEN};
 use super::messages::{Frame, Message, System, WireTime};
 use super::parse_system;
 use super::reader::ByteCursor;
 use super::window::{Arrival, Kept, Window};
 use super::{ids, parse_calls, parse_misc, parse_process};
+use crate::formats::common::Carry;
 use crate::model::Severity;
 use read::{reread, HOW_LEGACY, HOW_SAMPLING};
 use sink::{bad_payload, Frames};
@@ -35,10 +36,9 @@ const SYSTEM: u16 = ids::SYSTEM as u16;
 
 /// Incremental splitter and parser; see the module docs.
 pub struct StreamParser {
-    /// The start of a message split across chunks.
-    buffer: Vec<u8>,
-    /// Stream offset of the next byte not consumed.
-    base: u64,
+    /// The start of a message split across chunks, and the stream offset
+    /// of the next byte not consumed.
+    carry: Carry,
     /// Inside a stretch of bytes skipped while looking for a header.
     resyncing: bool,
     /// Problems in the order found; put in stream order at the end.
@@ -71,8 +71,7 @@ impl StreamParser {
     /// the whole stream, released only by [`StreamParser::finish`]).
     pub fn new(hints: SystemHints, window: usize) -> Self {
         StreamParser {
-            buffer: Vec::new(),
-            base: 0,
+            carry: Carry::new(),
             resyncing: false,
             problems: Vec::new(),
             sequence: SequenceLog::default(),
@@ -103,45 +102,18 @@ impl StreamParser {
     /// Adds bytes, splits every complete message in them, and hands the
     /// messages the window lets go of to `sink`. Messages are read where
     /// they lie in `chunk`; only the one split across chunks is put
-    /// together in the buffer, a piece at a time, so a chunk is not copied
-    /// as a whole.
-    pub fn feed(&mut self, mut chunk: &[u8], sink: &mut impl Sink) {
-        while !self.buffer.is_empty() && !chunk.is_empty() {
-            let (piece, rest) = chunk.split_at(self.pending_need().clamp(1, chunk.len()));
-            chunk = rest;
-            let mut buffer = std::mem::take(&mut self.buffer);
-            buffer.extend_from_slice(piece);
-            let used = self.split(&buffer, sink);
-            buffer.drain(..used);
-            self.buffer = buffer;
-        }
-        if self.buffer.is_empty() {
-            let used = self.split(chunk, sink);
-            self.buffer
-                .extend_from_slice(chunk.get(used..).unwrap_or(&[]));
-        }
+    /// together (the shared kit's [`Carry`]), so a chunk is not copied as a
+    /// whole.
+    pub fn feed(&mut self, chunk: &[u8], sink: &mut impl Sink) {
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |bytes, base| self.split(bytes, base, sink));
+        self.carry = carry;
         self.window.compact();
-    }
-
-    /// How many more bytes the buffered start of a message needs: the rest
-    /// of its header, then the rest of its payload. While resynchronising,
-    /// or after a header the splitter will refuse, any amount will do.
-    fn pending_need(&self) -> usize {
-        if self.resyncing {
-            return MAX_MESSAGE;
-        }
-        match Header::read(&self.buffer) {
-            None => HEADER_LEN.saturating_sub(self.buffer.len()),
-            Some(h) if h.is_sane() && h.id <= 0xFFFF => {
-                (HEADER_LEN + h.len as usize).saturating_sub(self.buffer.len())
-            }
-            Some(_) => 1,
-        }
     }
 
     /// Splits the complete messages at the start of `bytes` (which begin at
     /// stream offset `base`); returns how many bytes are done with.
-    fn split(&mut self, bytes: &[u8], sink: &mut impl Sink) -> usize {
+    fn split(&mut self, bytes: &[u8], base: u64, sink: &mut impl Sink) -> usize {
         let mut at = 0usize;
         while let Some(header) = bytes.get(at..).and_then(Header::read) {
             let accept = if self.resyncing {
@@ -155,7 +127,7 @@ impl StreamParser {
                     self.problem(
                         Severity::DataLoss,
                         "bad-header",
-                        Some(self.base + at as u64),
+                        Some(base + at as u64),
                         1,
                         "a message header has an impossible length or time; bytes were skipped up to the next plausible header".into(),
                     );
@@ -168,7 +140,7 @@ impl StreamParser {
             let Some(payload) = bytes.get(at + HEADER_LEN..end) else {
                 break;
             };
-            self.message(self.base + at as u64, header, payload);
+            self.message(base + at as u64, header, payload);
             self.release(false, sink);
             at = end;
         }
@@ -176,7 +148,6 @@ impl StreamParser {
             // Keep the last bytes: a header may start in them.
             at = bytes.len().saturating_sub(HEADER_LEN - 1).max(at);
         }
-        self.base += at as u64;
         at
     }
 
@@ -357,17 +328,21 @@ impl StreamParser {
     }
 
     fn finish_in(mut self, stream_order: bool, sink: &mut impl Sink) -> Summary {
-        let truncated = (!self.buffer.is_empty() && !self.resyncing).then(|| Problem {
-            severity: Severity::DataLoss,
-            kind: "truncated-message",
-            offset: Some(self.base),
-            count: 1,
-            message: format!(
-                "the stream ends inside a message ({} bytes of it are there); that message was lost",
-                self.buffer.len()
-            ),
-        });
-        let bytes = self.base + self.buffer.len() as u64;
+        let bytes = self.carry.offset() + self.carry.held().len() as u64;
+        let truncated = self
+            .carry
+            .take_unfinished()
+            .filter(|_| !self.resyncing)
+            .map(|cut| Problem {
+                severity: Severity::DataLoss,
+                kind: "truncated-message",
+                offset: Some(cut.offset),
+                count: 1,
+                message: format!(
+                    "the stream ends inside a message ({} bytes of it are there); that message was lost",
+                    cut.bytes.len()
+                ),
+            });
         if self.system == SystemState::Waiting && self.systems > 0 {
             self.settle_system();
         }
