@@ -3,7 +3,9 @@
 //! and compared message for message; decoding is the same whatever the
 //! chunk size.
 
-use flamedrop_core::formats::swap::encode::{daemon_slack, encode};
+use flamedrop_core::formats::swap::encode::{
+    daemon_slack, encode, pre_4_0_syscall_entry, pre_4_0_syscall_exit,
+};
 use flamedrop_core::formats::swap::messages::*;
 use flamedrop_core::formats::swap::stream::SystemHints;
 use flamedrop_core::formats::swap::values::Value;
@@ -589,6 +591,74 @@ fn stream() -> impl Strategy<Value = (Vec<Frame>, SystemHints)> {
         })
 }
 
+/// System calls on a few threads, each entry followed later by its exit
+/// (some never return), as 4.x MSG_SYSCALL_ENTRY / EXIT.
+fn syscalls() -> impl Strategy<Value = Vec<Frame>> {
+    let call = (
+        prop::sample::select(vec![PID, 1240]),
+        prop::sample::select(vec![0xc000_1000u64, 0xc000_2000, 0xc000_3000]),
+        0u32..0x40,
+        0u32..4,
+        values(),
+        value(),
+        any::<bool>(),
+    );
+    vec(call, 1..12).prop_map(|calls| {
+        let mut events = Vec::new();
+        for (i, (tid, pc, group, cpu, args, ret, returns)) in calls.into_iter().enumerate() {
+            let at = 1000 * i as u32;
+            let entry = SyscallEntry {
+                pid: PID,
+                tid,
+                probe_type: group,
+                pc,
+                caller: 0x1_0000,
+                cpu,
+                args,
+            };
+            events.push((at, Message::SyscallEntry(entry)));
+            if returns {
+                let exit = SyscallExit {
+                    pid: PID,
+                    tid,
+                    probe_type: group,
+                    pc,
+                    caller: 0x1_0000,
+                    cpu,
+                    ret,
+                };
+                events.push((at + 500, Message::SyscallExit(exit)));
+            }
+        }
+        events.sort_by_key(|e| e.0);
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(seq, (nsec, message))| Frame {
+                seq: seq as u32,
+                time: WireTime { sec: 1, nsec },
+                message,
+                slack: 0,
+            })
+            .collect()
+    })
+}
+
+/// The same stream with its system calls in the pre-4.0 layout.
+fn pre_4_0(frames: &[Frame]) -> Vec<Frame> {
+    frames
+        .iter()
+        .map(|f| Frame {
+            message: match &f.message {
+                Message::SyscallEntry(e) => pre_4_0_syscall_entry(e),
+                Message::SyscallExit(e) => pre_4_0_syscall_exit(e),
+                other => other.clone(),
+            },
+            ..f.clone()
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
@@ -609,6 +679,19 @@ proptest! {
         let whole = decode_files_chunked(&files, bytes.len().max(1)).expect("detected");
         let chunked = decode_files_chunked(&files, chunk).expect("detected");
         prop_assert_eq!(serde_json::to_string(&whole).ok(), serde_json::to_string(&chunked).ok());
+    }
+
+    /// Protocol 3.0 sent system calls as function entries and exits with
+    /// probe type 3; they decode to the same lanes, spans and fields as 4.x
+    /// MSG_SYSCALL_ENTRY / EXIT.
+    #[test]
+    fn pre_4_0_system_calls_decode_as_4_x_ones(frames in syscalls()) {
+        let decode = |frames: &[Frame]| {
+            let files = vec![("s.swap".to_string(), encode(frames))];
+            let trace = decode_files_chunked(&files, 4096).expect("detected");
+            serde_json::to_string(&(&trace.threads, &trace.strings, &trace.diagnostics)).ok()
+        };
+        prop_assert_eq!(decode(&pre_4_0(&frames)), decode(&frames));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The synthetic SWAP fixtures (written by `examples/swap-scenarios.rs`)
+//! The synthetic SWAP fixtures (written by `examples/swap-scenarios/`)
 //! decode with the right diagnostics and nothing else lost: sequence gaps
 //! and wrap, unknown ids, slack, unmatched entries and exits, a truncated
 //! tail, the pre-4.0 layout, MSG_SYSTEM with and without `swap.cpus`.
@@ -92,7 +92,10 @@ fn pre_4_0_calls_are_read_and_syscalls_go_to_their_lane() {
         .any(|(k, v)| k == "function call layout" && v.starts_with("pre-4.0")));
     let lane = |name: &str| trace.threads.iter().find(|t| t.name == name).expect(name);
     assert_eq!(lane("gallery").spans.len(), 1);
-    assert_eq!(lane("1234 syscalls").spans.len(), 1);
+    let syscalls = lane("1234 syscalls");
+    assert_eq!(syscalls.spans.len(), 1);
+    // Probe type 3 is a system call, named as a 4.x MSG_SYSCALL_ENTRY is.
+    assert_eq!(trace.str(syscalls.spans.name[0]), "syscall 0xc0001000");
 }
 
 #[test]

@@ -39,11 +39,9 @@ impl Header {
     /// The header's bytes.
     pub fn to_bytes(self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
-        for (i, v) in [self.id, self.seq, self.sec, self.nsec, self.len]
-            .into_iter()
-            .enumerate()
-        {
-            out[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        let fields = [self.id, self.seq, self.sec, self.nsec, self.len];
+        for (bytes, v) in out.chunks_exact_mut(4).zip(fields) {
+            bytes.copy_from_slice(&v.to_le_bytes());
         }
         out
     }

@@ -1,3 +1,4 @@
+#![deny(clippy::indexing_slicing)]
 //! Tizen SWAP: the data stream of the Dynamic Analyzer's target side — the
 //! bytes of the data socket or of `/dev/swap_device`, messages back to back
 //! with no file header (see `specs/notes/swap.md`; there are no public real
@@ -12,9 +13,6 @@
 
 mod addresses;
 mod build;
-mod build_calls;
-mod build_probes;
-mod build_system;
 #[cfg(feature = "swap-encoder")]
 pub mod encode;
 pub mod framing;
@@ -27,7 +25,6 @@ mod parse_process;
 pub mod parse_system;
 pub mod reader;
 pub mod stream;
-mod texts;
 pub mod values;
 pub mod window;
 

@@ -6,12 +6,12 @@ use super::messages::{
     ContextSwitch, FileFunctionEntry, FileInfo, FunctionEntry, FunctionExit, Message, Sample,
     SyscallEntry, SyscallExit,
 };
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 use super::values::Value;
 
 /// MSG_FUNCTION_ENTRY; `legacy` reads the pre-4.0 `u16, u16` after tid.
 /// Fails when the arguments do not all parse.
-pub fn function_entry(r: &mut Reader, legacy: bool) -> Option<Message> {
+pub fn function_entry(r: &mut ByteCursor, legacy: bool) -> Option<Message> {
     let pid = r.u32()?;
     let tid = r.u32()?;
     let legacy = if legacy {
@@ -36,7 +36,7 @@ pub fn function_entry(r: &mut Reader, legacy: bool) -> Option<Message> {
 }
 
 /// MSG_FUNCTION_EXIT; `legacy` as for the entry.
-pub fn function_exit(r: &mut Reader, legacy: bool) -> Option<Message> {
+pub fn function_exit(r: &mut ByteCursor, legacy: bool) -> Option<Message> {
     let pid = r.u32()?;
     let tid = r.u32()?;
     let legacy = if legacy {
@@ -63,7 +63,7 @@ pub fn function_exit(r: &mut Reader, legacy: bool) -> Option<Message> {
 /// decides.
 pub fn call_layout(payload: &[u8], entry: bool, preferred_legacy: bool) -> Option<bool> {
     pick_layout(preferred_legacy, |legacy| {
-        let mut r = Reader::new(payload);
+        let mut r = ByteCursor::le(payload);
         r.take(if legacy { 12 } else { 8 })?;
         r.take(20)?;
         let text_ok = if entry {
@@ -107,7 +107,7 @@ fn pick_layout<T>(
 }
 
 /// MSG_SYSCALL_ENTRY.
-pub fn syscall_entry(r: &mut Reader) -> Option<Message> {
+pub fn syscall_entry(r: &mut ByteCursor) -> Option<Message> {
     let pid = r.u32()?;
     let tid = r.u32()?;
     let probe_type = r.u32()?;
@@ -128,7 +128,7 @@ pub fn syscall_entry(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_SYSCALL_EXIT.
-pub fn syscall_exit(r: &mut Reader) -> Option<Message> {
+pub fn syscall_exit(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::SyscallExit(SyscallExit {
         pid: r.u32()?,
         tid: r.u32()?,
@@ -141,7 +141,7 @@ pub fn syscall_exit(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_FILE_FUNCTION_ENTRY, with its open path or lock parameters.
-pub fn file_entry(r: &mut Reader) -> Option<Message> {
+pub fn file_entry(r: &mut ByteCursor) -> Option<Message> {
     let pid = r.u32()?;
     let tid = r.u32()?;
     let fd = r.u32()?;
@@ -174,7 +174,7 @@ pub fn file_entry(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_FILE_FUNCTION_EXIT.
-pub fn file_exit(r: &mut Reader) -> Option<Message> {
+pub fn file_exit(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::FileFunctionExit {
         pid: r.u32()?,
         tid: r.u32()?,
@@ -183,7 +183,7 @@ pub fn file_exit(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_CONTEXT_SWITCH_ENTRY / _EXIT.
-pub fn context_switch(r: &mut Reader, entry: bool) -> Option<Message> {
+pub fn context_switch(r: &mut ByteCursor, entry: bool) -> Option<Message> {
     Some(Message::ContextSwitch(ContextSwitch {
         entry,
         pc: r.u64()?,
@@ -194,7 +194,7 @@ pub fn context_switch(r: &mut Reader, entry: bool) -> Option<Message> {
 }
 
 /// MSG_SAMPLE.
-pub fn sample(r: &mut Reader) -> Option<Message> {
+pub fn sample(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::Sample(Sample {
         pid: r.u32()?,
         pc: r.u64()?,
@@ -216,7 +216,7 @@ mod tests {
         preferred_legacy: bool,
     ) -> Option<(Message, usize, bool)> {
         pick_layout(preferred_legacy, |legacy| {
-            let mut r = Reader::new(payload);
+            let mut r = ByteCursor::le(payload);
             let m = if entry {
                 function_entry(&mut r, legacy)
             } else {
@@ -294,7 +294,7 @@ mod tests {
                     read_some += usize::from(layout.is_some());
                     assert_eq!(layout, read.as_ref().map(|r| r.2), "{payload:?}");
                     if let Some(legacy) = layout {
-                        let mut r = Reader::new(&payload);
+                        let mut r = ByteCursor::le(&payload);
                         let again = if entry {
                             function_entry(&mut r, legacy)
                         } else {

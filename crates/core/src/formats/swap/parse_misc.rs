@@ -5,15 +5,15 @@
 use super::messages::{
     AppSetupStage, InputEvent, Lsan, Message, WebAppSetupStage, WebCall, WireTime,
 };
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 
 /// MSG_ERROR: one string.
-pub fn error(r: &mut Reader) -> Option<Message> {
+pub fn error(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::Error { text: r.string()? })
 }
 
 /// MSG_RECORD: raw input events.
-pub fn record(r: &mut Reader) -> Option<Message> {
+pub fn record(r: &mut ByteCursor) -> Option<Message> {
     let count = r.count(16)?;
     let events = (0..count)
         .map(|_| {
@@ -28,7 +28,7 @@ pub fn record(r: &mut Reader) -> Option<Message> {
     Some(Message::Record { events })
 }
 
-fn web_call(r: &mut Reader) -> Option<WebCall> {
+fn web_call(r: &mut ByteCursor) -> Option<WebCall> {
     Some(WebCall {
         pid: r.u32()?,
         tid: r.u32()?,
@@ -52,7 +52,7 @@ pub fn is_sampling(payload: &[u8], is_known_pid: impl Fn(u32) -> bool) -> bool {
 
 /// 0x0015 read as web sampling (`sampling`) or as a web function entry.
 pub fn web_0015_as(payload: &[u8], sampling: bool) -> Option<(Message, usize)> {
-    let mut r = Reader::new(payload);
+    let mut r = ByteCursor::le(payload);
     let message = if sampling {
         let subtype = r.u8()?;
         Message::WebSampling {
@@ -66,7 +66,7 @@ pub fn web_0015_as(payload: &[u8], sampling: bool) -> Option<(Message, usize)> {
 }
 
 /// 0x0016: web function exit.
-pub fn web_exit(r: &mut Reader) -> Option<Message> {
+pub fn web_exit(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::WebFunctionExit {
         pid: r.u32()?,
         tid: r.u32()?,
@@ -75,7 +75,7 @@ pub fn web_exit(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_APP_SETUP_STAGE.
-pub fn app_setup_stage(r: &mut Reader) -> Option<Message> {
+pub fn app_setup_stage(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::AppSetupStage(AppSetupStage {
         pid: r.u32()?,
         stage: r.u32()?,
@@ -91,7 +91,7 @@ pub fn app_setup_stage(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_WEB_APP_SETUP_STAGE: a resource id for ids 1–4, a path for id 1.
-pub fn web_app_setup_stage(r: &mut Reader) -> Option<Message> {
+pub fn web_app_setup_stage(r: &mut ByteCursor) -> Option<Message> {
     let pid = r.u32()?;
     let wsp_id = r.u32()?;
     let resource = if (1..=4).contains(&wsp_id) {
@@ -109,7 +109,7 @@ pub fn web_app_setup_stage(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_FBI: a variable id and `size` bytes of its value.
-pub fn fbi(r: &mut Reader) -> Option<Message> {
+pub fn fbi(r: &mut ByteCursor) -> Option<Message> {
     let variable = r.u32()?;
     let size = r.u32()?;
     Some(Message::Fbi {
@@ -119,12 +119,12 @@ pub fn fbi(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_UI_HIERARCHY: the target-side path of the hierarchy file.
-pub fn ui_hierarchy(r: &mut Reader) -> Option<Message> {
+pub fn ui_hierarchy(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::UiHierarchy { path: r.string()? })
 }
 
 /// MSG_LSAN (2017 document only).
-pub fn lsan(r: &mut Reader) -> Option<Message> {
+pub fn lsan(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::Lsan(Lsan {
         status: r.u32()?,
         pid: r.u32()?,

@@ -4,12 +4,12 @@
 
 use super::ids;
 use super::messages::{Message, Probe, ProbeTail, UiControl};
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 use super::values::Value;
 
 /// Any message with the probe bit. Fails when the common part or a fixed
 /// field of the tail does not fit.
-pub fn probe(id: u32, r: &mut Reader) -> Option<Message> {
+pub fn probe(id: u32, r: &mut ByteCursor) -> Option<Message> {
     let api_id = r.u32()?;
     let pid = r.u32()?;
     let tid = r.u32()?;
@@ -38,7 +38,7 @@ pub fn probe(id: u32, r: &mut Reader) -> Option<Message> {
     }))
 }
 
-fn ui_control(r: &mut Reader) -> Option<UiControl> {
+fn ui_control(r: &mut ByteCursor) -> Option<UiControl> {
     Some(UiControl {
         kind: r.string()?,
         name: r.string()?,
@@ -46,25 +46,16 @@ fn ui_control(r: &mut Reader) -> Option<UiControl> {
     })
 }
 
-fn tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
+fn tail(id: u32, r: &mut ByteCursor) -> Option<ProbeTail> {
     Some(match id {
         ids::PROBE_MEMORY => ProbeTail::Memory {
             size: r.u64()?,
             api_type: r.u32()?,
             address: r.u64()?,
         },
-        ids::PROBE_UICONTROL => ProbeTail::UiControl {
-            parent: ui_control(r)?,
-            child: ui_control(r)?,
-        },
-        ids::PROBE_UIEVENT => ProbeTail::UiEvent {
-            event_type: r.u32()?,
-            detail: r.u32()?,
-            x: r.u32()?,
-            y: r.u32()?,
-            info1: r.string()?,
-            info2: r.u32()?,
-        },
+        ids::PROBE_UICONTROL | ids::PROBE_UIEVENT | ids::PROBE_SCREENSHOT | ids::PROBE_SCENE => {
+            ui_tail(id, r)?
+        }
         ids::PROBE_RESOURCE => ProbeTail::Resource {
             size: r.u64()?,
             fd: r.u64()?,
@@ -73,19 +64,6 @@ fn tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
             path: r.string()?,
         },
         ids::PROBE_LIFECYCLE => ProbeTail::Lifecycle,
-        ids::PROBE_SCREENSHOT => ProbeTail::Screenshot {
-            path: r.string()?,
-            orientation: r.u32()?,
-        },
-        ids::PROBE_SCENE => ProbeTail::Scene {
-            scene: r.string()?,
-            form: r.string()?,
-            form_address: r.u64()?,
-            panel: r.string()?,
-            panel_address: r.u64()?,
-            transition: r.u64()?,
-            user: r.u64()?,
-        },
         ids::PROBE_THREAD => ProbeTail::Thread {
             pthread_id: r.u64()?,
             tizen_thread_id: r.u64()?,
@@ -120,6 +98,42 @@ fn tail(id: u32, r: &mut Reader) -> Option<ProbeTail> {
             api_type: r.u32()?,
             elapsed_ns: r.u64()?,
             value: r.string()?,
+        },
+        other => ProbeTail::Other {
+            id: other,
+            bytes: r.rest().to_vec(),
+        },
+    })
+}
+
+/// The tails of the screen's probes: UI controls and scenes (OSP era),
+/// UI events and screenshots.
+fn ui_tail(id: u32, r: &mut ByteCursor) -> Option<ProbeTail> {
+    Some(match id {
+        ids::PROBE_UICONTROL => ProbeTail::UiControl {
+            parent: ui_control(r)?,
+            child: ui_control(r)?,
+        },
+        ids::PROBE_UIEVENT => ProbeTail::UiEvent {
+            event_type: r.u32()?,
+            detail: r.u32()?,
+            x: r.u32()?,
+            y: r.u32()?,
+            info1: r.string()?,
+            info2: r.u32()?,
+        },
+        ids::PROBE_SCREENSHOT => ProbeTail::Screenshot {
+            path: r.string()?,
+            orientation: r.u32()?,
+        },
+        ids::PROBE_SCENE => ProbeTail::Scene {
+            scene: r.string()?,
+            form: r.string()?,
+            form_address: r.u64()?,
+            panel: r.string()?,
+            panel_address: r.u64()?,
+            transition: r.u64()?,
+            user: r.u64()?,
         },
         other => ProbeTail::Other {
             id: other,

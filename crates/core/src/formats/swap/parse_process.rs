@@ -2,10 +2,10 @@
 //! _STATUS_INFO (notes §2).
 
 use super::messages::{Mapping, Message, OpenFile, ProcessInfo, ProcessStatusInfo, WireTime};
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 
 /// MSG_PROCESS_INFO: the process, its binary's mapping and its libraries.
-pub fn process_info(r: &mut Reader) -> Option<Message> {
+pub fn process_info(r: &mut ByteCursor) -> Option<Message> {
     let pid = r.u32()?;
     let comm = r.string()?;
     let ppid = r.u32()?;
@@ -40,12 +40,12 @@ pub fn process_info(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_TERMINATE: the pid only (the old document's TYPE field was never written).
-pub fn terminate(r: &mut Reader) -> Option<Message> {
+pub fn terminate(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::Terminate { pid: r.u32()? })
 }
 
 /// MSG_PROCESS_MAP.
-pub fn map(r: &mut Reader) -> Option<Message> {
+pub fn map(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::ProcessMap {
         pid: r.u32()?,
         low: r.u64()?,
@@ -55,7 +55,7 @@ pub fn map(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_PROCESS_UNMAP.
-pub fn unmap(r: &mut Reader) -> Option<Message> {
+pub fn unmap(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::ProcessUnmap {
         pid: r.u32()?,
         low: r.u64()?,
@@ -64,7 +64,7 @@ pub fn unmap(r: &mut Reader) -> Option<Message> {
 }
 
 /// MSG_PROCESS_COMM (written by no 4.1 hook, decoded if seen).
-pub fn comm(r: &mut Reader) -> Option<Message> {
+pub fn comm(r: &mut ByteCursor) -> Option<Message> {
     Some(Message::ProcessComm {
         pid: r.u32()?,
         comm: r.string()?,
@@ -76,7 +76,7 @@ pub fn comm(r: &mut Reader) -> Option<Message> {
 /// documented one when the first does not end exactly at the payload end.
 pub fn status_info(payload: &[u8]) -> Option<(Message, usize)> {
     let read = |with_tid: bool| -> Option<(Message, usize)> {
-        let mut r = Reader::new(payload);
+        let mut r = ByteCursor::le(payload);
         let pid = r.u32()?;
         let count = r.count(if with_tid { 17 } else { 13 })?;
         let files = (0..count)

@@ -12,7 +12,7 @@
 //! (D = 5, no 4.2 fields).
 
 use super::messages::{System, SystemProcess};
-use super::reader::Reader;
+use super::reader::ByteCursor;
 
 /// Array lengths and variant of MSG_SYSTEM in one stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub fn parse(payload: &[u8], layout: SystemLayout) -> Option<(System, usize)> {
 /// vectors (one per message of a long stream would be a lot of allocating);
 /// returns the bytes left before `len`. On `None`, `s` holds a partial read.
 pub fn parse_into(payload: &[u8], layout: SystemLayout, s: &mut System) -> Option<usize> {
-    let mut r = Reader::new(payload);
+    let mut r = ByteCursor::le(payload);
     let n = layout.cpus as usize;
     fill(&mut s.cpu_frequency, n, || r.f32())?;
     fill(&mut s.cpu_load, n, || r.f32())?;

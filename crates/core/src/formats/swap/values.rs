@@ -5,7 +5,7 @@
 //! disk), `v n` nothing, and the arrays `D F W` a pointer, a count and the
 //! elements.
 
-use super::reader::Reader;
+use super::reader::{ByteCursor, SwapText};
 
 /// A typed value. Floating-point values keep their bits so a value read
 /// back compares equal to the one written, NaNs included.
@@ -62,7 +62,7 @@ impl Value {
 
     /// Reads one value; `None` for an unknown type character or a payload
     /// that runs past the end.
-    pub fn read(r: &mut Reader) -> Option<Value> {
+    pub fn read(r: &mut ByteCursor) -> Option<Value> {
         Some(match r.u8()? {
             b'b' => Value::Bool(r.u8()?),
             b'c' => Value::Char(r.u8()?),
@@ -99,7 +99,7 @@ impl Value {
     /// Steps over one value as [`Value::read`] would read it, without
     /// building it: `None` where `read` fails, else whether the value's
     /// text, if any, reads as UTF-8 without replacement characters.
-    pub fn skip(r: &mut Reader) -> Option<bool> {
+    pub fn skip(r: &mut ByteCursor) -> Option<bool> {
         let size = match r.u8()? {
             b'b' | b'c' => 1,
             b'd' | b'f' => 4,
@@ -130,7 +130,7 @@ impl Value {
     /// character or the end of the payload (the probe library counts letters
     /// it could not pack). The second result is false when fewer than
     /// `count` were read; the reader is then left inside the bad value.
-    pub fn read_list(r: &mut Reader, count: u32) -> (Vec<Value>, bool) {
+    pub fn read_list(r: &mut ByteCursor, count: u32) -> (Vec<Value>, bool) {
         let mut out = Vec::new();
         for _ in 0..count {
             match Value::read(r) {
@@ -261,7 +261,7 @@ mod tests {
         for v in &values {
             v.write(&mut bytes);
         }
-        let mut r = Reader::new(&bytes);
+        let mut r = ByteCursor::le(&bytes);
         let (back, complete) = Value::read_list(&mut r, values.len() as u32);
         assert!(complete);
         assert_eq!(back, values);
@@ -271,11 +271,11 @@ mod tests {
 
     #[test]
     fn unknown_type_and_short_payload_stop_the_list() {
-        let mut r = Reader::new(b"d\x01\x00\x00\x00Q");
+        let mut r = ByteCursor::le(b"d\x01\x00\x00\x00Q");
         let (values, complete) = Value::read_list(&mut r, 3);
         assert_eq!(values, vec![Value::Int(1)]);
         assert!(!complete);
-        let mut r = Reader::new(b"W\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff");
+        let mut r = ByteCursor::le(b"W\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff");
         assert_eq!(Value::read(&mut r), None);
     }
 }

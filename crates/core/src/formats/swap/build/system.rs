@@ -2,8 +2,8 @@
 //! process and thread load and memory, other processes' load, disk, network,
 //! device states and energy.
 
-use super::build::{Build, Lane};
-use super::messages::{System, SystemProcess};
+use super::super::messages::{System, SystemProcess};
+use super::{Build, Lane};
 use crate::fast_hash::FastMap;
 use crate::model::CounterRef;
 
@@ -85,8 +85,9 @@ impl Build {
             self.system_counters.head = head;
         }
         let head = &self.system_counters.head;
-        let (frequencies, loads) = (&s.cpu_frequency[..cpus], &s.cpu_load[..cpus]);
-        for (&c, &value) in head.iter().zip(frequencies.iter().chain(loads)) {
+        let frequencies = s.cpu_frequency.iter().take(cpus);
+        let loads = s.cpu_load.iter().take(cpus);
+        for (&c, &value) in head.iter().zip(frequencies.chain(loads)) {
             self.b.counter_value(c, time, f64::from(value));
         }
         if let Some(&c) = head.get(2 * cpus) {

@@ -5,8 +5,8 @@
 //! moment it would have been without the caches, so the string table comes
 //! out the same.
 
-use super::build::Build;
-use super::values::{display_list, Value};
+use super::super::values::{display_list, Value};
+use super::Build;
 use crate::fast_hash::FastMap;
 use crate::model::{StrId, Value as FieldValue};
 

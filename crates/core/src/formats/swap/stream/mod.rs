@@ -8,180 +8,37 @@
 //! then waits in the reorder [`Window`] and is read once, in time order, as
 //! it leaves it for a [`Sink`] — the build, or a list of frames.
 
-use super::framing::{Header, SequenceLog, SequenceSummary, HEADER_LEN, MAX_MESSAGE};
+mod read;
+mod sink;
+mod system;
+
+use super::framing::{Header, SequenceLog, HEADER_LEN};
 use super::messages::{Frame, Message, System, WireTime};
-use super::parse_system::{self, SystemLayout};
-use super::reader::Reader;
+use super::parse_system;
+use super::reader::ByteCursor;
 use super::window::{Arrival, Kept, Window};
-use super::{ids, parse_calls, parse_misc, parse_probe, parse_process};
+use super::{ids, parse_calls, parse_misc, parse_process};
+use crate::formats::common::Carry;
 use crate::model::Severity;
+use read::{reread, HOW_LEGACY, HOW_SAMPLING};
+use sink::{bad_payload, Frames};
+pub use sink::{Located, ParsedStream, Problem, Sink, Summary, SystemHints};
 use std::collections::HashSet;
-
-/// A parsed message and the byte offset of its header in the stream.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Located {
-    pub offset: u64,
-    pub frame: Frame,
-}
-
-/// A problem found while splitting or parsing, reported through the builder.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub severity: Severity,
-    pub kind: &'static str,
-    pub offset: Option<u64>,
-    pub count: u64,
-    pub message: String,
-}
-
-/// What the user may tell the decoder about MSG_SYSTEM.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SystemHints {
-    pub cpus: Option<u32>,
-    pub energy_devices: Option<u32>,
-}
-
-/// The whole stream, parsed, in stream order.
-#[derive(Debug, Default)]
-pub struct ParsedStream {
-    /// Messages in stream order.
-    pub frames: Vec<Located>,
-    pub problems: Vec<Problem>,
-    pub sequence: SequenceSummary,
-    /// The MSG_SYSTEM layout used and whether it was inferred.
-    pub system_layout: Option<(SystemLayout, bool)>,
-    /// Stream bytes read.
-    pub bytes: u64,
-}
-
-/// What the whole stream said, known once it has ended.
-#[derive(Debug, Default)]
-pub struct Summary {
-    /// In stream order, then the truncated tail, then MSG_SYSTEM's.
-    pub problems: Vec<Problem>,
-    pub sequence: SequenceSummary,
-    /// The MSG_SYSTEM layout used and whether it was inferred.
-    pub system_layout: Option<(SystemLayout, bool)>,
-    /// Stream bytes read.
-    pub bytes: u64,
-    /// Messages read and handed on.
-    pub messages: u64,
-    /// Some function call used the pre-4.0 layout.
-    pub legacy_calls: bool,
-    /// Messages that left the window after a message with a later time,
-    /// and the offset of the first.
-    pub late: u64,
-    pub first_late: Option<u64>,
-}
-
-/// Where messages go as they leave the window, in time order.
-pub trait Sink {
-    /// A MSG_SYSTEM message, read with the stream's layout, with its
-    /// header's sequence number and time, its offset and its slack.
-    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize);
-    /// Any other message.
-    fn frame(&mut self, frame: &Frame, offset: u64);
-}
+use system::SystemState;
 
 /// Payload bytes the window holds before it releases a message: 4 MiB of
 /// stream is far more than the target's buffers ever reorder (eight 32 KiB
 /// sub-buffers), and a stream this size or smaller is sorted exactly.
 pub const WINDOW_BYTES: usize = 4 << 20;
 
-/// `Kept::how`: the function call was read in the pre-4.0 layout.
-const HOW_LEGACY: u8 = 1;
-/// `Kept::how`: 0x0015 was read as the document's web sampling.
-const HOW_SAMPLING: u8 = 2;
-
 /// The MSG_SYSTEM id as kept.
 const SYSTEM: u16 = ids::SYSTEM as u16;
 
-/// Where the MSG_SYSTEM layout stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SystemState {
-    /// Fewer than [`parse_system::INFER_SAMPLE`] seen: they wait.
-    Waiting,
-    /// The layout, and whether it was inferred.
-    Settled(SystemLayout, bool),
-    /// No layout fits and none was given: they are dropped.
-    Unknown,
-}
-
-/// A message read with the layout its first reading chose.
-fn reread(id: u32, payload: &[u8], how: u8) -> Option<(Message, usize)> {
-    match id {
-        ids::FUNCTION_ENTRY | ids::FUNCTION_EXIT => {
-            let mut r = Reader::new(payload);
-            let legacy = how & HOW_LEGACY != 0;
-            let m = if id == ids::FUNCTION_ENTRY {
-                parse_calls::function_entry(&mut r, legacy)
-            } else {
-                parse_calls::function_exit(&mut r, legacy)
-            }?;
-            Some((m, r.remaining()))
-        }
-        ids::WEB_0015 => parse_misc::web_0015_as(payload, how & HOW_SAMPLING != 0),
-        _ => parse_stateless(id, payload),
-    }
-}
-
-/// The message and its unread bytes for every id whose reading needs none of
-/// the stream's state, or `None` when the fields do not fit.
-fn parse_stateless(id: u32, payload: &[u8]) -> Option<(Message, usize)> {
-    let simple = |f: fn(&mut Reader) -> Option<Message>| {
-        let mut r = Reader::new(payload);
-        let m = f(&mut r)?;
-        Some((m, r.remaining()))
-    };
-    match id {
-        ids::PROCESS_INFO => simple(parse_process::process_info),
-        ids::TERMINATE => simple(parse_process::terminate),
-        ids::ERROR => simple(parse_misc::error),
-        ids::SAMPLE => simple(parse_calls::sample),
-        ids::IMAGE => Some((
-            Message::Image {
-                payload: payload.to_vec(),
-            },
-            0,
-        )),
-        ids::RECORD => simple(parse_misc::record),
-        ids::SYSCALL_ENTRY => simple(parse_calls::syscall_entry),
-        ids::SYSCALL_EXIT => simple(parse_calls::syscall_exit),
-        ids::FILE_FUNCTION_ENTRY => simple(parse_calls::file_entry),
-        ids::FILE_FUNCTION_EXIT => simple(parse_calls::file_exit),
-        ids::PROCESS_STATUS_INFO => parse_process::status_info(payload),
-        ids::CONTEXT_SWITCH_ENTRY => simple(|r| parse_calls::context_switch(r, true)),
-        ids::CONTEXT_SWITCH_EXIT => simple(|r| parse_calls::context_switch(r, false)),
-        ids::PROCESS_MAP => simple(parse_process::map),
-        ids::PROCESS_UNMAP => simple(parse_process::unmap),
-        ids::PROCESS_COMM => simple(parse_process::comm),
-        ids::WEB_FUNCTION_EXIT => simple(parse_misc::web_exit),
-        ids::APP_SETUP_STAGE => simple(parse_misc::app_setup_stage),
-        ids::WEB_APP_SETUP_STAGE => simple(parse_misc::web_app_setup_stage),
-        ids::FBI => simple(parse_misc::fbi),
-        ids::UI_HIERARCHY => simple(parse_misc::ui_hierarchy),
-        ids::LSAN => simple(parse_misc::lsan),
-        probe if probe & 0xFF00 == ids::PROBE_BIT => {
-            let mut r = Reader::new(payload);
-            let m = parse_probe::probe(probe, &mut r)?;
-            Some((m, r.remaining()))
-        }
-        other => Some((
-            Message::Unknown {
-                id: other,
-                payload: payload.to_vec(),
-            },
-            0,
-        )),
-    }
-}
-
 /// Incremental splitter and parser; see the module docs.
 pub struct StreamParser {
-    /// The start of a message split across chunks.
-    buffer: Vec<u8>,
-    /// Stream offset of the next byte not consumed.
-    base: u64,
+    /// The start of a message split across chunks, and the stream offset
+    /// of the next byte not consumed.
+    carry: Carry,
     /// Inside a stretch of bytes skipped while looking for a header.
     resyncing: bool,
     /// Problems in the order found; put in stream order at the end.
@@ -214,8 +71,7 @@ impl StreamParser {
     /// the whole stream, released only by [`StreamParser::finish`]).
     pub fn new(hints: SystemHints, window: usize) -> Self {
         StreamParser {
-            buffer: Vec::new(),
-            base: 0,
+            carry: Carry::new(),
             resyncing: false,
             problems: Vec::new(),
             sequence: SequenceLog::default(),
@@ -246,45 +102,18 @@ impl StreamParser {
     /// Adds bytes, splits every complete message in them, and hands the
     /// messages the window lets go of to `sink`. Messages are read where
     /// they lie in `chunk`; only the one split across chunks is put
-    /// together in the buffer, a piece at a time, so a chunk is not copied
-    /// as a whole.
-    pub fn feed(&mut self, mut chunk: &[u8], sink: &mut impl Sink) {
-        while !self.buffer.is_empty() && !chunk.is_empty() {
-            let (piece, rest) = chunk.split_at(self.pending_need().clamp(1, chunk.len()));
-            chunk = rest;
-            let mut buffer = std::mem::take(&mut self.buffer);
-            buffer.extend_from_slice(piece);
-            let used = self.split(&buffer, sink);
-            buffer.drain(..used);
-            self.buffer = buffer;
-        }
-        if self.buffer.is_empty() {
-            let used = self.split(chunk, sink);
-            self.buffer
-                .extend_from_slice(chunk.get(used..).unwrap_or(&[]));
-        }
+    /// together (the shared kit's [`Carry`]), so a chunk is not copied as a
+    /// whole.
+    pub fn feed(&mut self, chunk: &[u8], sink: &mut impl Sink) {
+        let mut carry = std::mem::take(&mut self.carry);
+        carry.feed(chunk, |bytes, base| self.split(bytes, base, sink));
+        self.carry = carry;
         self.window.compact();
-    }
-
-    /// How many more bytes the buffered start of a message needs: the rest
-    /// of its header, then the rest of its payload. While resynchronising,
-    /// or after a header the splitter will refuse, any amount will do.
-    fn pending_need(&self) -> usize {
-        if self.resyncing {
-            return MAX_MESSAGE;
-        }
-        match Header::read(&self.buffer) {
-            None => HEADER_LEN.saturating_sub(self.buffer.len()),
-            Some(h) if h.is_sane() && h.id <= 0xFFFF => {
-                (HEADER_LEN + h.len as usize).saturating_sub(self.buffer.len())
-            }
-            Some(_) => 1,
-        }
     }
 
     /// Splits the complete messages at the start of `bytes` (which begin at
     /// stream offset `base`); returns how many bytes are done with.
-    fn split(&mut self, bytes: &[u8], sink: &mut impl Sink) -> usize {
+    fn split(&mut self, bytes: &[u8], base: u64, sink: &mut impl Sink) -> usize {
         let mut at = 0usize;
         while let Some(header) = bytes.get(at..).and_then(Header::read) {
             let accept = if self.resyncing {
@@ -298,7 +127,7 @@ impl StreamParser {
                     self.problem(
                         Severity::DataLoss,
                         "bad-header",
-                        Some(self.base + at as u64),
+                        Some(base + at as u64),
                         1,
                         "a message header has an impossible length or time; bytes were skipped up to the next plausible header".into(),
                     );
@@ -311,7 +140,7 @@ impl StreamParser {
             let Some(payload) = bytes.get(at + HEADER_LEN..end) else {
                 break;
             };
-            self.message(self.base + at as u64, header, payload);
+            self.message(base + at as u64, header, payload);
             self.release(false, sink);
             at = end;
         }
@@ -319,7 +148,6 @@ impl StreamParser {
             // Keep the last bytes: a header may start in them.
             at = bytes.len().saturating_sub(HEADER_LEN - 1).max(at);
         }
-        self.base += at as u64;
         at
     }
 
@@ -374,7 +202,7 @@ impl StreamParser {
             }
             ids::PROCESS_INFO => {
                 // 0x0015 is read by the pids introduced before it.
-                let mut r = Reader::new(payload);
+                let mut r = ByteCursor::le(payload);
                 if let Some(Message::ProcessInfo(p)) = parse_process::process_info(&mut r) {
                     self.pids.insert(p.pid);
                 }
@@ -479,42 +307,6 @@ impl StreamParser {
         sink.frame(&frame, kept.offset);
     }
 
-    /// Picks the MSG_SYSTEM layout from the first messages of that kind (in
-    /// stream order) and what the user gave; with neither, those messages
-    /// are dropped.
-    fn settle_system(&mut self) {
-        let mut firsts: Vec<(u64, &[u8])> = self
-            .window
-            .pending()
-            .filter(|k| k.id == SYSTEM)
-            .map(|k| (k.offset, self.window.payload(k)))
-            .collect();
-        firsts.sort_unstable_by_key(|f| f.0);
-        // Only the first messages are scored: the layout is the same for all.
-        let payloads: Vec<&[u8]> = firsts
-            .iter()
-            .take(parse_system::INFER_SAMPLE)
-            .map(|f| f.1)
-            .collect();
-        let hints = self.hints;
-        let inferred = parse_system::infer(&payloads, hints.cpus, hints.energy_devices);
-        self.system = match (inferred, hints.cpus) {
-            (Some(layout), _) => SystemState::Settled(layout, hints.cpus.is_none()),
-            (None, Some(cpus)) => SystemState::Settled(
-                SystemLayout {
-                    cpus,
-                    energy_devices: hints.energy_devices.unwrap_or(5),
-                    v42: false,
-                },
-                false,
-            ),
-            (None, None) => {
-                self.window.remove_id(SYSTEM);
-                SystemState::Unknown
-            }
-        };
-    }
-
     /// The stream is complete: settles MSG_SYSTEM if it is still waiting,
     /// hands every pending message to `sink` in time order, and says what
     /// the stream held.
@@ -536,17 +328,21 @@ impl StreamParser {
     }
 
     fn finish_in(mut self, stream_order: bool, sink: &mut impl Sink) -> Summary {
-        let truncated = (!self.buffer.is_empty() && !self.resyncing).then(|| Problem {
-            severity: Severity::DataLoss,
-            kind: "truncated-message",
-            offset: Some(self.base),
-            count: 1,
-            message: format!(
-                "the stream ends inside a message ({} bytes of it are there); that message was lost",
-                self.buffer.len()
-            ),
-        });
-        let bytes = self.base + self.buffer.len() as u64;
+        let bytes = self.carry.offset() + self.carry.held().len() as u64;
+        let truncated = self
+            .carry
+            .take_unfinished()
+            .filter(|_| !self.resyncing)
+            .map(|cut| Problem {
+                severity: Severity::DataLoss,
+                kind: "truncated-message",
+                offset: Some(cut.offset),
+                count: 1,
+                message: format!(
+                    "the stream ends inside a message ({} bytes of it are there); that message was lost",
+                    cut.bytes.len()
+                ),
+            });
         if self.system == SystemState::Waiting && self.systems > 0 {
             self.settle_system();
         }
@@ -587,45 +383,6 @@ impl StreamParser {
             late: if stream_order { 0 } else { self.late },
             first_late: if stream_order { None } else { self.first_late },
         }
-    }
-}
-
-/// Records a message whose fields do not fit its payload.
-fn bad_payload(problems: &mut Vec<Problem>, id: u32, offset: u64) {
-    let name = ids::name(id).unwrap_or("a message");
-    problems.push(Problem {
-        severity: Severity::DataLoss,
-        kind: "bad-payload",
-        offset: Some(offset),
-        count: 1,
-        message: format!("messages whose payload is shorter than its fields or malformed were skipped (first: {name})"),
-    });
-}
-
-/// A sink that keeps every message as a frame.
-struct Frames(Vec<Located>);
-
-impl Sink for Frames {
-    fn system(&mut self, system: &System, seq: u32, time: i64, offset: u64, slack: usize) {
-        self.0.push(Located {
-            offset,
-            frame: Frame {
-                seq,
-                time: WireTime {
-                    sec: (time / 1_000_000_000) as u32,
-                    nsec: (time % 1_000_000_000) as u32,
-                },
-                message: Message::System(system.clone()),
-                slack: slack as u32,
-            },
-        });
-    }
-
-    fn frame(&mut self, frame: &Frame, offset: u64) {
-        self.0.push(Located {
-            offset,
-            frame: frame.clone(),
-        });
     }
 }
 

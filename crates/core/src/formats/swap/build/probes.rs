@@ -3,10 +3,10 @@
 //! address per process), file probes the file-activity table and a file
 //! descriptor resource (open/close), custom chart probes a counter track.
 
-use super::build::{Build, Lane};
-use super::build_calls::file_event_name;
-use super::messages::{Probe, ProbeTail, UiControl};
+use super::super::messages::{Probe, ProbeTail, UiControl};
+use super::call_kinds::file_event_name;
 use super::texts::Number;
+use super::{Build, Lane};
 use crate::model::{CounterRef, StrId, ThreadRef, Value as FieldValue};
 
 impl Build {
@@ -102,7 +102,8 @@ impl Build {
         id
     }
 
-    /// The fields of a probe's tail.
+    /// The fields of a probe's tail: those of the app's own objects here,
+    /// the screen, network and OpenGL ones in [`Build::ui_probe_fields`].
     fn probe_fields(&mut self, fields: &mut Vec<(StrId, FieldValue)>, tail: &ProbeTail) {
         use Number::{Decimal, Hex};
         match tail {
@@ -110,45 +111,12 @@ impl Build {
                 self.push_number(fields, "size", Decimal, *size);
                 self.push_number(fields, "address", Hex, *address);
             }
-            ProbeTail::UiControl { parent, child } => {
-                let text = |c: &UiControl| format!("{} {} @{:#x}", c.kind, c.name, c.address);
-                self.push_text(fields, "parent", &text(parent));
-                self.push_text(fields, "child", &text(child));
-            }
-            ProbeTail::UiEvent {
-                detail,
-                x,
-                y,
-                info1,
-                info2,
-                ..
-            } => {
-                self.push_text(fields, "position", &format!("{x},{y}"));
-                self.push_number(fields, "detail", Decimal, u64::from(*detail));
-                self.push_text(fields, "info", &format!("{info1} {info2}"));
-            }
             ProbeTail::Resource { size, fd, path, .. } => {
                 self.push_number(fields, "fd", Decimal, *fd);
                 self.push_text(fields, "path", path);
                 self.push_number(fields, "size", Decimal, *size);
             }
             ProbeTail::Lifecycle => {}
-            ProbeTail::Screenshot { path, orientation } => {
-                self.push_text(fields, "image on target", path);
-                self.push_number(fields, "orientation", Decimal, u64::from(*orientation));
-            }
-            ProbeTail::Scene {
-                scene,
-                form,
-                panel,
-                transition,
-                ..
-            } => {
-                self.push_text(fields, "scene", scene);
-                self.push_text(fields, "form", form);
-                self.push_text(fields, "panel", panel);
-                self.push_number(fields, "transition", Decimal, *transition);
-            }
             ProbeTail::Thread {
                 pthread_id,
                 tizen_thread_id,
@@ -185,6 +153,50 @@ impl Build {
                 self.push_number(fields, "sync object", Hex, *object);
                 self.push_number(fields, "sync type", Decimal, u64::from(*sync_type));
             }
+            ProbeTail::Other { bytes, .. } => {
+                self.push_number(fields, "tail bytes", Decimal, bytes.len() as u64);
+            }
+            _ => self.ui_probe_fields(fields, tail),
+        }
+    }
+
+    /// The fields of a UI, scene, screenshot, network or OpenGL probe's tail.
+    fn ui_probe_fields(&mut self, fields: &mut Vec<(StrId, FieldValue)>, tail: &ProbeTail) {
+        use Number::Decimal;
+        match tail {
+            ProbeTail::UiControl { parent, child } => {
+                let text = |c: &UiControl| format!("{} {} @{:#x}", c.kind, c.name, c.address);
+                self.push_text(fields, "parent", &text(parent));
+                self.push_text(fields, "child", &text(child));
+            }
+            ProbeTail::UiEvent {
+                detail,
+                x,
+                y,
+                info1,
+                info2,
+                ..
+            } => {
+                self.push_text(fields, "position", &format!("{x},{y}"));
+                self.push_number(fields, "detail", Decimal, u64::from(*detail));
+                self.push_text(fields, "info", &format!("{info1} {info2}"));
+            }
+            ProbeTail::Screenshot { path, orientation } => {
+                self.push_text(fields, "image on target", path);
+                self.push_number(fields, "orientation", Decimal, u64::from(*orientation));
+            }
+            ProbeTail::Scene {
+                scene,
+                form,
+                panel,
+                transition,
+                ..
+            } => {
+                self.push_text(fields, "scene", scene);
+                self.push_text(fields, "form", form);
+                self.push_text(fields, "panel", panel);
+                self.push_number(fields, "transition", Decimal, *transition);
+            }
             ProbeTail::Network {
                 object,
                 fd,
@@ -216,9 +228,7 @@ impl Build {
                     self.push_text(fields, "value", value);
                 }
             }
-            ProbeTail::Other { bytes, .. } => {
-                self.push_number(fields, "tail bytes", Decimal, bytes.len() as u64);
-            }
+            _ => {}
         }
     }
 
