@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/check.sh: the one check script, run by CI and by developers (after scripts/setup.sh).
-# Runs fmt, clippy (native and wasm32), tests, docs, the release build of the viewer with Trunk,
+# Runs fmt, the shape check (scripts/structure.py: file and function sizes, import circles),
+# clippy (native and wasm32), tests, docs, the release build of the viewer with Trunk,
 # then the end-to-end tests in headless Chromium against dist/. Stops at the first failure.
 #
 #   scripts/check.sh              everything
@@ -36,6 +37,7 @@ run cargo fetch ${CI:+--locked}
 
 if [ "$mode" != e2e ]; then
   run cargo fmt --all -- --check
+  run python3 scripts/structure.py
   run cargo clippy --workspace --all-targets -- -D warnings
   run cargo clippy -p flamedrop-web --target wasm32-unknown-unknown -- -D warnings
   run cargo test --workspace

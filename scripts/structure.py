@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/structure.py: checks the shape of the Rust code, as scripts/check.sh runs it.
+"""scripts/structure.py: checks the shape of the Rust code; scripts/check.sh runs it.
 
   scripts/structure.py            check; exit 1 with a list of what is wrong
   scripts/structure.py --report   print the numbers (files and lines per folder, longest

@@ -5,6 +5,13 @@
 //! opening a decoder and the formats named when nothing matches all read it,
 //! so adding a format is its folder plus one row here (and its [`Format`]
 //! variant; ARCHITECTURE.md, "How to add a format", walks through it).
+//!
+//! Decoders read untrusted bytes, so indexing that could panic is denied
+//! here for every format (with `unwrap`/`expect`, denied crate-wide in
+//! `lib.rs`): a decoder reads through `get`, iterators or the kit's
+//! `ByteCursor` and reports what it could not read.
+
+#![deny(clippy::indexing_slicing)]
 
 pub mod common;
 #[cfg(feature = "example-format")]

@@ -9,8 +9,6 @@
 //! tables and name the frames of the modules they match (`elf.rs`,
 //! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`.
 
-#![deny(clippy::indexing_slicing)]
-
 mod call_details;
 mod calls;
 mod elf;

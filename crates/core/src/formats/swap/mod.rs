@@ -1,4 +1,3 @@
-#![deny(clippy::indexing_slicing)]
 //! Tizen SWAP: the data stream of the Dynamic Analyzer's target side — the
 //! bytes of the data socket or of `/dev/swap_device`, messages back to back
 //! with no file header (see `specs/notes/swap.md`; there are no public real

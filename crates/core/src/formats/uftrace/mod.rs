@@ -6,8 +6,6 @@
 //! chunks through a `replay::TaskStream`, so big traces never sit whole in
 //! memory.
 
-#![deny(clippy::indexing_slicing)]
-
 mod argdata;
 mod argspec;
 mod info;
@@ -21,8 +19,8 @@ mod symbols;
 mod task;
 mod threads;
 
-use crate::formats::common::Recording;
 use crate::decoder::{Decoder, FileProbe};
+use crate::formats::common::Recording;
 use crate::model::{Format, TimeUnit, Trace, TraceBuilder};
 use replay::{RecordingState, TaskStream};
 pub use roles::detect;

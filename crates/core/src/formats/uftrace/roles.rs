@@ -2,8 +2,8 @@
 //! symbols, debug info, event names, perf, task data), the folder's
 //! detection, and the order the files are read in.
 
-use crate::formats::uftrace::info;
 use crate::decoder::FileProbe;
+use crate::formats::uftrace::info;
 
 /// What a file of the folder is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
