@@ -62,6 +62,8 @@ pub enum Msg {
     /// A change to the views' state (from the header, a view, or a script).
     Views(ViewChange),
     ToggleTheme,
+    /// The OS switched between its light and dark scheme.
+    OsTheme(bool),
     Help(bool),
     /// A key pressed outside text fields.
     Key(String),
@@ -98,6 +100,10 @@ pub struct App {
     /// Where the timeline's reports go: into `published`.
     on_report: OnReport,
     _keys: Option<EventListener>,
+    /// Follows the OS's colour scheme until the toggle chooses a theme.
+    _os_theme: Option<EventListener>,
+    /// The toggle chose the theme: the OS's changes no longer apply.
+    theme_chosen: bool,
 }
 
 impl Component for App {
@@ -125,6 +131,8 @@ impl Component for App {
             on_report: chart_reports(&published),
             published,
             _keys: keys::listen(ctx.link().callback(Msg::Key)),
+            _os_theme: browser::on_os_theme(ctx.link().callback(Msg::OsTheme)),
+            theme_chosen: false,
         }
     }
 
@@ -206,7 +214,14 @@ impl App {
                 }
                 browser::set_fragment(&page.views.to_fragment());
             }
+            Msg::OsTheme(dark) => {
+                if self.theme_chosen || page.colouring.dark == dark {
+                    return false;
+                }
+                page.colouring.dark = dark;
+            }
             Msg::ToggleTheme => {
+                self.theme_chosen = true;
                 let dark = !page.colouring.dark;
                 page.colouring.dark = dark;
                 browser::choose_theme(if dark { "dark" } else { "light" });

@@ -49,6 +49,21 @@ pub fn os_prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// Calls `changed` with the OS's new choice whenever it switches between
+/// light and dark (None when the browser cannot tell).
+pub fn on_os_theme(changed: yew::Callback<bool>) -> Option<gloo::events::EventListener> {
+    let query = web_sys::window()?
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()?;
+    let target = query.clone();
+    Some(gloo::events::EventListener::new(
+        &target,
+        "change",
+        move |_| changed.emit(query.matches()),
+    ))
+}
+
 /// Where the theme choice is remembered between visits.
 const THEME_KEY: &str = "flamedrop-theme";
 

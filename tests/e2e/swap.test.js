@@ -1,9 +1,15 @@
 // The bundled SWAP demo (?demo=swap-gallery): a synthetic Tizen SWAP stream reaches `ready`,
-// report() has its functions, threads and samples, and the function lanes are drawn.
+// report() has its functions, threads and samples, and the function lanes are drawn. And the
+// SWAP fixtures of issue 23 (protocol 3.0 system calls) opened through input#open-files: report() deep-equals
+// `flamedrop report --json` of the same file.
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { assertDrawn, pageReport, waitForState, withPage } = require('./lib.js');
+const path = require('node:path');
+const { assertDrawn, cliReport, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+
+const SWAP = path.join(__dirname, '..', 'fixtures', 'swap');
+const DROPPED = ['legacy-syscalls-3.0.swap', 'legacy-3.0.swap'];
 
 test('?demo=swap-gallery', (t) =>
   withPage(t, async ({ page, base }) => {
@@ -18,3 +24,16 @@ test('?demo=swap-gallery', (t) =>
     assert.ok(samples > 0, 'report() has no samples');
     await assertDrawn(page, report);
   }));
+
+for (const name of DROPPED) {
+  test(`open-files swap/${name}`, (t) =>
+    withPage(t, async ({ page, base }) => {
+      const file = path.join(SWAP, name);
+      const expected = cliReport(file);
+      await openEmpty(page, base);
+      await page.setInputFiles('#open-files', file);
+      await waitForState(page, 'ready');
+      assert.deepEqual(await pageReport(page), expected, 'report() differs from the CLI');
+      assert.ok(expected.functions.some((f) => f.name.startsWith('syscall ')), 'no system call in the report');
+    }));
+}
