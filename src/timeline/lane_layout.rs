@@ -1,7 +1,7 @@
 //! The timeline's lane arrangement: which lanes (thread lanes and counter
 //! tracks) are hidden and in which order they are stacked. It is part of
-//! the [`super::ViewState`], so it goes into the URL fragment and a reload of
-//! the same file restores it. Thread lanes are named by thread id (stable
+//! the [`ViewState`](crate::view_model::ViewState), so it goes into the URL
+//! fragment and a reload of the same file restores it. Thread lanes are named by thread id (stable
 //! across reloads of the same trace), counter tracks by their index.
 //!
 //! Thread lanes always come before counter tracks; a move only passes lanes
