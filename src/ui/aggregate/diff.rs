@@ -69,7 +69,7 @@ pub fn diff_view(props: &Props) -> Html {
         Callback::from(move |name: Option<String>| picked.set(name))
     };
     html! {
-        <div class="diff-view" id="diff-view" data-side={if side == Side::Base { "base" } else { "new" }}>
+        <div class="diff-view" id="diff-view">
             { bar(props, data) }
             <div class="diff-graph">
                 <FlameGraph loaded={props.loaded.clone()} {tree} id="diff-flamegraph"

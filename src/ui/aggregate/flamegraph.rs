@@ -196,7 +196,7 @@ impl Component for FlameGraph {
                 <nav class="breadcrumbs" aria-label="Zoomed subtree">{ crumbs }</nav>
                 <div class="flame-scroll" ref={self.scroller.clone()}>
                     <canvas id={props.id.clone()} ref={self.canvas.clone()} tabindex="0"
-                        aria-label={props.label.clone()} data-zoom={props.zoom.to_string()}
+                        aria-label={props.label.clone()}
                         onmousemove={moved} onmouseleave={link.callback(|_: MouseEvent| Msg::Leave)}
                         onclick={click} onkeydown={key} />
                     { for tooltip }
