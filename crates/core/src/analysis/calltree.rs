@@ -221,11 +221,12 @@ fn add_spans(b: &mut TreeBuilder, spans: &crate::model::Spans, range: Option<Tim
         node: u32,
         duration: i64,
         child_time: i64,
+        taken_self: i64,
     }
     let finish = |b: &mut TreeBuilder, open: Open, stack: &mut Vec<Open>| {
         if let Some(n) = b.tree.nodes.get_mut(open.node as usize) {
             n.total += open.duration;
-            n.self_time += open.duration - open.child_time;
+            n.self_time += open.duration - open.child_time - open.taken_self;
         }
         if let Some(parent) = stack.last_mut() {
             parent.child_time += open.duration;
@@ -269,6 +270,13 @@ fn add_spans(b: &mut TreeBuilder, spans: &crate::model::Spans, range: Option<Tim
             node,
             duration: if abandoned { 0 } else { end - start },
             child_time: 0,
+            // Clipped to a range, a span keeps what a narrowing took from
+            // it only as far as its clipped length allows.
+            taken_self: if abandoned {
+                0
+            } else {
+                spans.taken_self(i).min(end - start)
+            },
         });
     }
     while let Some(open) = stack.pop() {

@@ -11,6 +11,7 @@ pub mod inverted;
 pub mod report;
 pub mod sandwich;
 pub mod search;
+pub mod transform;
 pub mod walk;
 
 pub use calltree::{build as build_call_tree, AllocationWeight, CallTree, Node, Source};

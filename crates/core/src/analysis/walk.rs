@@ -40,7 +40,9 @@ pub fn walk_spans(spans: &Spans, mut visit: impl FnMut(SpanVisit)) {
             name,
             depth: spans.depth[i],
             duration,
-            self_time: duration.saturating_sub(open.child_time),
+            self_time: duration
+                .saturating_sub(open.child_time)
+                .saturating_sub(spans.taken_self(i)),
             outermost: open.outermost,
             flags: spans.flags[i],
         });
@@ -94,6 +96,7 @@ mod tests {
             name: vec![0, 1, 0],
             flags: vec![0; 3],
             details: Default::default(),
+            taken_self: Vec::new(),
         };
         let mut seen = Vec::new();
         walk_spans(&spans, |v| seen.push((v.index, v.self_time, v.outermost)));

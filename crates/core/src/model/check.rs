@@ -103,6 +103,16 @@ impl Problems<'_> {
         if let Some(problem) = nesting(spans) {
             self.add(part, problem);
         }
+        if !spans.taken_self.is_empty() && spans.taken_self.len() != spans.len() {
+            self.add(
+                part,
+                format!(
+                    "{} taken-self times for {} spans",
+                    spans.taken_self.len(),
+                    spans.len()
+                ),
+            );
+        }
         let Some(first) = spans.start.iter().min() else {
             return;
         };

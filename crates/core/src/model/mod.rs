@@ -217,6 +217,13 @@ pub struct Spans {
     /// Extra fields of the spans that have them (arguments, return
     /// values, classes, sizes …), by span index.
     pub details: Details,
+    /// Per span, time a narrowing took out of the span's self time without
+    /// giving it to a child it kept: calls it dropped or hid, which uftrace
+    /// still counts as children (`analysis::transform`). Empty on a decoded
+    /// trace; a narrowed trace is made on the page and never shipped, so the
+    /// codec does not carry it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taken_self: Vec<i64>,
 }
 
 impl Spans {
@@ -233,6 +240,12 @@ impl Spans {
     /// Number of detail fields over all spans.
     pub fn detail_count(&self) -> usize {
         self.details.len()
+    }
+
+    /// Time a narrowing took out of span `index`'s self time (0 unless the
+    /// trace was narrowed).
+    pub fn taken_self(&self, index: usize) -> i64 {
+        self.taken_self.get(index).copied().unwrap_or(0)
     }
 
     /// The extra fields of span `index` as text (empty if it has none);
