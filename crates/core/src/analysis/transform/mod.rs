@@ -11,6 +11,7 @@
 //! and `flamedrop report --transform` takes it.
 
 mod apply;
+pub mod edit;
 mod names;
 pub mod text;
 pub mod uftrace_options;

@@ -182,6 +182,14 @@ impl fmt::Display for UftraceFilter {
     }
 }
 
+impl std::str::FromStr for UftraceFilter {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<UftraceFilter, String> {
+        UftraceFilter::parse(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,13 +223,5 @@ mod tests {
         assert!(UftraceFilter::parse("-F 'main")
             .unwrap_err()
             .contains("quote"));
-    }
-}
-
-impl std::str::FromStr for UftraceFilter {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<UftraceFilter, String> {
-        UftraceFilter::parse(text)
     }
 }
