@@ -12,8 +12,10 @@
 
 mod apply;
 pub mod edit;
+mod firefox;
 mod names;
 pub mod text;
+mod uftrace;
 pub mod uftrace_options;
 
 pub use apply::apply;
