@@ -11,6 +11,9 @@ use flamedrop_core::analysis::report::report;
 use flamedrop_core::analysis::report_sort::sort_functions;
 use flamedrop_core::analysis::transform::{self, Step, UftraceFilter};
 
+/// A report row: total and self as printed, calls, name.
+type Row = (String, String, u64, String);
+
 /// One recorded command: options and the reference file it wrote.
 struct Command {
     options: String,
@@ -37,7 +40,7 @@ fn commands(group: &str, case: &str) -> Vec<Command> {
 
 /// A row as printed: total and self (blank for a zero time, as uftrace
 /// prints it), calls, name.
-fn rows(text: &str) -> Vec<(String, String, u64, String)> {
+fn rows(text: &str) -> Vec<Row> {
     let normal = |t: &str| {
         if t.trim().is_empty() {
             "0.000 us".to_owned()
@@ -79,16 +82,12 @@ fn split_sort(options: &str) -> (String, String) {
 }
 
 /// Our report's rows for `options` on `case`.
-fn ours(group: &str, case: &str, options: &str) -> Vec<(String, String, u64, String)> {
+fn ours(group: &str, case: &str, options: &str) -> Vec<Row> {
     ours_with_notes(group, case, options).0
 }
 
 /// Our rows and the notes (uftrace's warnings) for `options` on `case`.
-fn ours_with_notes(
-    group: &str,
-    case: &str,
-    options: &str,
-) -> (Vec<(String, String, u64, String)>, Vec<String>) {
+fn ours_with_notes(group: &str, case: &str, options: &str) -> (Vec<Row>, Vec<String>) {
     let trace = decode_case(group, case);
     let (line, keys) = split_sort(options);
     let filter = UftraceFilter::parse(&line).expect("options parse");
@@ -123,10 +122,7 @@ const KNOWN_DIFFERENCES: [(&str, &str, &str); 2] = [
 ];
 
 /// Rows without the ones of `function`.
-fn without(
-    rows: Vec<(String, String, u64, String)>,
-    function: &str,
-) -> Vec<(String, String, u64, String)> {
+fn without(rows: Vec<Row>, function: &str) -> Vec<Row> {
     rows.into_iter().filter(|r| r.3 != function).collect()
 }
 
