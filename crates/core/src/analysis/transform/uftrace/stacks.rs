@@ -177,13 +177,7 @@ mod tests {
             callers,
             filter_in,
             depth,
-            no_sched: false,
-            threshold: 0,
-            start: None,
-            stop: None,
-            raw_stop: None,
-            threads: None,
-            warnings: Vec::new(),
+            ..Plan::unfiltered(8)
         }
     }
 
