@@ -21,7 +21,7 @@ pub mod text;
 mod uftrace;
 pub mod uftrace_options;
 
-pub use apply::apply;
+pub use apply::{apply, apply_more};
 pub use firefox::resource_of;
 pub use names::NameSet;
 pub use uftrace_options::UftraceFilter;
