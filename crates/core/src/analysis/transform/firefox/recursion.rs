@@ -39,7 +39,9 @@ struct Collapser<'s> {
 pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
     let mut c = Collapser {
         spans,
-        edit: SpanEdit::with_capacity(spans.len()),
+        // Cutting calls into pieces can keep more spans than there were;
+        // a little room spares copying every column when it does.
+        edit: SpanEdit::with_capacity(spans.len() + spans.len() / 16),
         open: Vec::new(),
         f_depths: Vec::new(),
         outer: None,
@@ -112,23 +114,26 @@ impl Collapser<'_> {
         base.saturating_add(depth.saturating_sub(window))
     }
 
-    /// Closes the innermost open span; an inner call of F ending resumes
-    /// the calls it had taken off the stack, each with a new piece.
+    /// Closes the innermost open span (most are not calls of F: nothing
+    /// more to do for them).
+    #[inline]
     fn close(&mut self) {
-        let Some(top) = self.open.pop() else {
-            return;
-        };
-        if top.is_f {
-            self.f_depths.pop();
+        if let Some(top) = self.open.pop() {
+            if top.is_f {
+                self.close_f(top);
+            }
         }
+    }
+
+    /// A call of F ends: the outermost one ends the collapse; an inner one
+    /// resumes the calls it had taken off the stack, each with a new piece.
+    fn close_f(&mut self, top: Open) {
+        self.f_depths.pop();
         let Some((outer_at, _, _)) = self.outer else {
             return;
         };
         if outer_at == self.open.len() {
             self.outer = None;
-            return;
-        }
-        if !top.is_f {
             return;
         }
         let resumed_at = self.spans.end.get(top.index).copied().unwrap_or(0);
