@@ -1,0 +1,106 @@
+//! Narrowing on the command line: the uftrace options of one command line
+//! become one filter step, placed first, then the `--transform` steps; the
+//! stack is applied to the trace and what it could not do is said on stderr.
+
+use crate::args::NarrowArgs;
+use flamedrop_core::analysis::transform::{self, Stack, Step, StepError, StepNote, UftraceFilter};
+use flamedrop_core::Trace;
+
+/// The steps a command line asks for.
+#[derive(Debug, Default)]
+pub struct Steps {
+    steps: Vec<Step>,
+    /// True when the first step is the uftrace options' filter line.
+    from_options: bool,
+}
+
+impl Steps {
+    /// Reads the narrowing options; the error is the message to print.
+    pub fn from_args(args: &NarrowArgs) -> Result<Steps, String> {
+        let filter = UftraceFilter::from_args(&uftrace_words(args))?;
+        let transform: Stack = args
+            .transform
+            .join("~")
+            .parse()
+            .map_err(|e| format!("invalid --transform: {e}"))?;
+        let from_options = !filter.is_empty();
+        let mut steps = Vec::with_capacity(transform.steps.len() + 1);
+        if from_options {
+            steps.push(Step::Uftrace(filter));
+        }
+        steps.extend(transform.steps);
+        Ok(Steps {
+            steps,
+            from_options,
+        })
+    }
+
+    /// The trace narrowed by every step; notes go to stderr. Without steps
+    /// the trace is given back untouched.
+    pub fn apply(&self, trace: Trace) -> Result<Trace, String> {
+        if self.steps.is_empty() {
+            return Ok(trace);
+        }
+        let narrowed = transform::apply(&trace, &self.steps).map_err(|e| self.error_text(&e))?;
+        for note in &narrowed.notes {
+            eprintln!("flamedrop: note: {}", self.note_text(note));
+        }
+        Ok(narrowed.trace)
+    }
+
+    /// Names the step as the user wrote it: the uftrace options by their
+    /// message alone (as uftrace says it), a `--transform` step by its place
+    /// in the `--transform` text and its label.
+    fn step_prefix(&self, step: usize) -> String {
+        let Some(which) = self.steps.get(step) else {
+            return format!("step {}: ", step + 1);
+        };
+        if self.from_options && step == 0 {
+            return String::new();
+        }
+        let place = step + 1 - usize::from(self.from_options);
+        format!("--transform step {place} ({}): ", which.label())
+    }
+
+    fn error_text(&self, error: &StepError) -> String {
+        format!("{}{}", self.step_prefix(error.step), error.message)
+    }
+
+    fn note_text(&self, note: &StepNote) -> String {
+        format!("{}{}", self.step_prefix(note.step), note.message)
+    }
+}
+
+/// The uftrace options as words for [`UftraceFilter::from_args`], which
+/// splits `;`-separated patterns and comma-separated task lists as uftrace.
+fn uftrace_words(args: &NarrowArgs) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut push = |option: &str, value: &str| {
+        words.push(option.to_owned());
+        words.push(value.to_owned());
+    };
+    for (option, values) in [
+        ("--filter", &args.filter),
+        ("--notrace", &args.notrace),
+        ("--hide", &args.hide),
+        ("--caller-filter", &args.caller),
+        ("--tid", &args.tid),
+    ] {
+        for value in values {
+            push(option, value);
+        }
+    }
+    if let Some(depth) = args.depth {
+        push("--depth", &depth.to_string());
+    }
+    if let Some(time) = &args.time_filter {
+        push("--time-filter", time);
+    }
+    if let Some(range) = &args.time_range {
+        push("--time-range", range);
+    }
+    if let Some(kind) = &args.match_type {
+        push("--match", kind);
+    }
+    words
+}
