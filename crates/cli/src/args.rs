@@ -222,3 +222,43 @@ fn parse_match(text: &str) -> Result<String, String> {
         other => Err(format!("invalid match pattern: {other}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(args: &[&str]) -> ReportArgs {
+        let line = ["flamedrop", "report", "trace.dat"].iter().chain(args);
+        match Cli::try_parse_from(line).map(|cli| cli.command) {
+            Ok(Command::Report(report)) => report,
+            other => panic!("{args:?} read as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn patterns_repeat_and_single_values_take_the_last() {
+        let r = report(&["-F", "a", "-Fb", "--filter=c;d", "-D", "3", "--depth=2"]);
+        assert_eq!(r.narrow.filter, ["a", "b", "c;d"]);
+        assert_eq!(r.narrow.depth, Some(2));
+        let r = report(&[
+            "--tid", "1,2", "--tid=3", "-t", "1us", "-t5us", "-s", "call",
+        ]);
+        assert_eq!(r.narrow.tid, ["1,2", "3"]);
+        assert_eq!(r.narrow.time_filter.as_deref(), Some("5us"));
+        assert_eq!(r.sort.as_deref(), Some("call"));
+        // As getopt: the word after an option is its value even if it starts with '-'.
+        let r = report(&["-N", "-weird", "-r", "~1ms"]);
+        assert_eq!(r.narrow.notrace, ["-weird"]);
+        assert_eq!(r.narrow.time_range.as_deref(), Some("~1ms"));
+    }
+
+    #[test]
+    fn paths_and_options_mix_in_any_order() {
+        let line = ["flamedrop", "report", "-F", "main", "a", "--json", "b"];
+        let Ok(Command::Report(r)) = Cli::try_parse_from(line).map(|c| c.command) else {
+            panic!("not read");
+        };
+        assert_eq!(r.paths, ["a", "b"]);
+        assert!(r.json);
+    }
+}

@@ -104,3 +104,67 @@ fn uftrace_words(args: &NarrowArgs) -> Vec<String> {
     }
     words
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_make_one_filter_step_before_the_transforms() {
+        let args = NarrowArgs {
+            filter: vec!["main".into(), "a;b".into()],
+            depth: Some(4),
+            tid: vec!["1,2".into()],
+            match_type: Some("glob".into()),
+            transform: vec!["mf:malloc".into(), "ff:main~df:free".into()],
+            ..NarrowArgs::default()
+        };
+        let steps = Steps::from_args(&args).unwrap();
+        let expected = UftraceFilter {
+            filter: vec!["main".into(), "a".into(), "b".into()],
+            depth: Some(4),
+            tids: vec!["1".into(), "2".into()],
+            glob: true,
+            ..UftraceFilter::default()
+        };
+        assert_eq!(
+            steps.steps,
+            [
+                Step::Uftrace(expected),
+                Step::MergeFunction("malloc".into()),
+                Step::FocusFunction("main".into()),
+                Step::DropFunction("free".into()),
+            ]
+        );
+        // Errors of the options' step read as uftrace's; a --transform step
+        // is counted within --transform.
+        let error = |step| StepError {
+            step,
+            message: "bad".into(),
+        };
+        assert_eq!(steps.error_text(&error(0)), "bad");
+        assert_eq!(
+            steps.error_text(&error(2)),
+            "--transform step 2 (Focus function: main): bad"
+        );
+    }
+
+    #[test]
+    fn no_options_no_steps() {
+        let steps = Steps::from_args(&NarrowArgs::default()).unwrap();
+        assert!(steps.steps.is_empty());
+        let only_transform = NarrowArgs {
+            transform: vec!["rec:fib".into()],
+            ..NarrowArgs::default()
+        };
+        let steps = Steps::from_args(&only_transform).unwrap();
+        assert_eq!(steps.steps, [Step::CollapseRecursion("fib".into())]);
+        assert_eq!(
+            steps.note_text(&StepNote {
+                step: 0,
+                message: "no span".into()
+            }),
+            "--transform step 1 (Collapse recursion: fib): no span"
+        );
+    }
+}
