@@ -5,15 +5,15 @@
 mod args;
 mod files;
 mod narrow;
-mod sort_standin;
+mod option_check;
 mod usage_errors;
 
 use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};
 use clap::Parser;
+use flamedrop_core::analysis::report_sort::sort_functions;
 use flamedrop_core::analysis::{compare, report};
 use flamedrop_core::export;
 use narrow::Steps;
-use sort_standin::sort_functions;
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -3,6 +3,7 @@
 //! stack is applied to the trace and what it could not do is said on stderr.
 
 use crate::args::NarrowArgs;
+use crate::option_check;
 use flamedrop_core::analysis::transform::{self, Stack, Step, StepError, StepNote, UftraceFilter};
 use flamedrop_core::Trace;
 
@@ -18,11 +19,18 @@ impl Steps {
     /// Reads the narrowing options; the error is the message to print.
     pub fn from_args(args: &NarrowArgs) -> Result<Steps, String> {
         let filter = UftraceFilter::from_args(&uftrace_words(args))?;
+        option_check::check(&filter)?;
         let transform: Stack = args
             .transform
             .join("~")
             .parse()
             .map_err(|e| format!("invalid --transform: {e}"))?;
+        for (index, step) in transform.steps.iter().enumerate() {
+            if let Step::Uftrace(line) = step {
+                option_check::check(line)
+                    .map_err(|e| format!("invalid --transform: step {}: {e}", index + 1))?;
+            }
+        }
         let from_options = !filter.is_empty();
         let mut steps = Vec::with_capacity(transform.steps.len() + 1);
         if from_options {
@@ -48,26 +56,32 @@ impl Steps {
         Ok(narrowed.trace)
     }
 
-    /// Names the step as the user wrote it: the uftrace options by their
-    /// message alone (as uftrace says it), a `--transform` step by its place
-    /// in the `--transform` text and its label.
-    fn step_prefix(&self, step: usize) -> String {
+    /// `message` about step `step`, naming the step as the user wrote it:
+    /// the uftrace options' complaints alone (as uftrace words them), a
+    /// `--transform` step by its place in the `--transform` text and its
+    /// label (unless the message starts with it already).
+    fn about_step(&self, step: usize, message: &str) -> String {
         let Some(which) = self.steps.get(step) else {
-            return format!("step {}: ", step + 1);
+            return format!("step {}: {message}", step + 1);
         };
         if self.from_options && step == 0 {
-            return String::new();
+            return message.to_owned();
         }
         let place = step + 1 - usize::from(self.from_options);
-        format!("--transform step {place} ({}): ", which.label())
+        let label = which.label();
+        if message.starts_with(&label) {
+            format!("--transform step {place}: {message}")
+        } else {
+            format!("--transform step {place} ({label}): {message}")
+        }
     }
 
     fn error_text(&self, error: &StepError) -> String {
-        format!("{}{}", self.step_prefix(error.step), error.message)
+        self.about_step(error.step, &error.message)
     }
 
     fn note_text(&self, note: &StepNote) -> String {
-        format!("{}{}", self.step_prefix(note.step), note.message)
+        self.about_step(note.step, &note.message)
     }
 }
 
@@ -165,6 +179,13 @@ mod tests {
                 message: "no span".into()
             }),
             "--transform step 1 (Collapse recursion: fib): no span"
+        );
+        assert_eq!(
+            steps.note_text(&StepNote {
+                step: 0,
+                message: "Collapse recursion: fib: not in this trace".into()
+            }),
+            "--transform step 1: Collapse recursion: fib: not in this trace"
         );
     }
 }
