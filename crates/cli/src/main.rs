@@ -43,7 +43,11 @@ fn main() -> ExitCode {
 fn run_report(args: ReportArgs) -> Result<(), String> {
     let steps = Steps::from_args(&args.narrow)?;
     if let Some(keys) = &args.sort {
-        // Bad keys are told before the trace is read.
+        // Bad keys are told before the trace is read; uftrace refuses an
+        // empty list too (the core takes it as "no sorting").
+        if keys.is_empty() {
+            return Err("invalid sort key: ".into());
+        }
         sort_functions(&mut [], keys)?;
     }
     let trace = steps.apply(files::decode_paths(&args.paths)?)?;

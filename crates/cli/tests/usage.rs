@@ -58,6 +58,7 @@ fn each_subcommand_has_its_own_help() {
 #[test]
 fn uftrace_spellings_read_alike() {
     let path = pthreads();
+    let plain = flamedrop(&["report", path.as_str(), "--json"]);
     let same = |lines: &[&[&str]]| {
         let runs: Vec<Run> = lines
             .iter()
@@ -67,6 +68,12 @@ fn uftrace_spellings_read_alike() {
                 flamedrop(&args)
             })
             .collect();
+        assert_eq!(runs[0].code, 0, "{:?}: {}", lines[0], runs[0].stderr);
+        assert_ne!(
+            runs[0].stdout, plain.stdout,
+            "{:?} changed nothing",
+            lines[0]
+        );
         for (options, run) in lines.iter().zip(&runs) {
             assert!(
                 !run.stderr.contains("--help"),
@@ -108,6 +115,15 @@ fn uftrace_spellings_read_alike() {
     ]);
     same(&[&["-t", "10us"], &["-t10us"], &["--time-filter=10us"]]);
     same(&[
+        &["-r", "568.292us~1.137ms"],
+        &["-r568.292us~1.137ms"],
+        &["--time-range=568.292us~1.137ms"],
+    ]);
+    same(&[
+        &["--tid", "21712,21713"],
+        &["--tid=21712", "--tid", "21713"],
+    ]);
+    same(&[
         &["--match=glob", "-F", "work*"],
         &["--match", "glob", "-Fwork*"],
     ]);
@@ -137,7 +153,7 @@ fn refused(options: &[&str]) -> Run {
 #[test]
 fn bad_options_are_told_as_uftrace_tells_them() {
     let first_line = |options: &[&str]| refused(options).stderr.lines().next().map(str::to_owned);
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["-D", "x"], "flamedrop: invalid depth given: x"),
         (&["-D", "0"], "flamedrop: invalid depth given: 0"),
         (&["-D", "-1"], "flamedrop: invalid depth given: -1"),
@@ -150,6 +166,7 @@ fn bad_options_are_told_as_uftrace_tells_them() {
         ),
         (&["-s"], "flamedrop: option requires an argument -- 's'"),
         (&["-s", "foo"], "flamedrop: invalid sort key: foo"),
+        (&["-s", ""], "flamedrop: invalid sort key: "),
         (
             &["--sort=total,bar"],
             "flamedrop: invalid sort key: total,bar",
