@@ -54,11 +54,11 @@ pub struct ReportArgs {
         allow_hyphen_values = true
     )]
     pub sort: Option<String>,
-    #[command(flatten)]
-    pub narrow: NarrowArgs,
     /// Write to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<String>,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
 }
 
 /// `flamedrop diff`.
@@ -89,11 +89,11 @@ pub struct ConvertArgs {
     /// stacks, for uftrace as `uftrace dump --flame-graph`).
     #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
     pub to: Format,
-    #[command(flatten)]
-    pub narrow: NarrowArgs,
     /// Write to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<String>,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
 }
 
 /// What `convert --to` writes.
@@ -191,13 +191,16 @@ pub struct NarrowArgs {
         value_parser = parse_match
     )]
     pub match_type: Option<String>,
-    /// Then these steps, in the text form of the page's URL (`narrow=`):
-    /// steps joined by '~', each CODE:ARGUMENT with CODE one of u (uftrace
-    /// options), mf (merge function), mcn (merge call node, names joined by
-    /// '>'), f (focus on subtree, a path), ff (focus on function), fs (focus
-    /// on self), cfs (collapse function subtree), cr (collapse resource),
-    /// drec (collapse direct recursion), rec (collapse recursion), df (drop
-    /// function). Example: "mf:malloc~ff:main".
+    /// Then these steps, as the page's URL holds them (narrow=), e.g.
+    /// mf:malloc~ff:main
+    ///
+    /// Steps are joined by '~', each CODE:ARGUMENT with CODE one of u (uftrace
+    /// options, e.g. u:-F%20main), mf (merge function), mcn (merge call
+    /// node: a path, names joined by '>'), f (focus on subtree: a path), ff
+    /// (focus on function), fs (focus on self), cfs (collapse function
+    /// subtree), cr (collapse resource), drec (collapse direct recursion),
+    /// rec (collapse recursion), df (drop function). Arguments may be
+    /// percent-encoded. Repeated, the lists join in order.
     #[arg(
         long = "transform",
         value_name = "STEPS",
