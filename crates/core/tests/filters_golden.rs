@@ -131,3 +131,63 @@ fn a_filter_that_removes_nothing_keeps_the_report() {
         assert_eq!(report(&checked(narrowed.trace)), report(&trace), "{case}");
     }
 }
+
+/// A rough timing on 20 million spans (run with `--release -- --ignored`):
+/// one pass per thread, whatever the options.
+#[test]
+#[ignore]
+fn twenty_million_spans() {
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+    let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+    let p = b.process("1", "big");
+    let t = b.thread(p, "1", "big");
+    let names: Vec<_> = ["main", "outer", "work", "leaf", "std::vector::push"]
+        .iter()
+        .map(|n| b.intern(n))
+        .collect();
+    let mut time = 0;
+    b.begin(t, time, names[0], 0);
+    let mut spans = 1;
+    while spans < 20_000_000 {
+        time += 1;
+        b.begin(t, time, names[1], 0);
+        for i in 0..4 {
+            time += 3;
+            b.begin(t, time, names[2], 0);
+            time += 2;
+            b.begin(t, time, names[3 + i % 2], 0);
+            time += 1 + i as i64;
+            b.end(t, time);
+            time += 1;
+            b.end(t, time);
+        }
+        time += 1;
+        b.end(t, time);
+        spans += 9;
+    }
+    b.end(t, time + 1);
+    let trace = b.finish();
+    let started = std::time::Instant::now();
+    let copy = trace.clone();
+    eprintln!(
+        "clone of {} spans: {:?}",
+        copy.threads[0].spans.len(),
+        started.elapsed()
+    );
+    drop(copy);
+    for options in [
+        "-D 1000",
+        "-F work",
+        "-N leaf -H outer",
+        "-D 3",
+        "-t 10",
+        "-C leaf",
+        "-r 1us~9ms",
+    ] {
+        let filter = UftraceFilter::parse(options).expect("parses");
+        let started = std::time::Instant::now();
+        let narrowed = transform::apply(&trace, &[Step::Uftrace(filter)]).expect("applies");
+        let spans: usize = narrowed.trace.threads.iter().map(|t| t.spans.len()).sum();
+        eprintln!("{options}: {spans} spans kept in {:?}", started.elapsed());
+    }
+}

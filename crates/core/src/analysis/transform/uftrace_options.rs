@@ -59,8 +59,8 @@ impl UftraceFilter {
                     let v = value()?;
                     f.depth = Some(v.parse().map_err(|_| format!("invalid depth: {v}"))?);
                 }
-                "-t" | "--time-filter" => f.time_filter = Some(value()?),
-                "-r" | "--time-range" => f.time_range = Some(value()?),
+                "-t" | "--time-filter" => f.time_filter = Some(time_filter(&value()?)?),
+                "-r" | "--time-range" => f.time_range = Some(time_range(&value()?)?),
                 "--tid" => f.tids.extend(
                     value()?
                         .split(',')
@@ -82,6 +82,54 @@ impl UftraceFilter {
     pub fn is_empty(&self) -> bool {
         *self == UftraceFilter::default()
     }
+}
+
+/// `-t`'s value when uftrace can read it: a number, then perhaps a unit.
+fn time_filter(value: &str) -> Result<String, String> {
+    if valid_time(value) {
+        Ok(value.to_owned())
+    } else {
+        Err(format!(
+            "invalid time filter: {value} (a number with ns, us, ms, s or m)"
+        ))
+    }
+}
+
+/// `-r`'s value when uftrace can read it: `A~B`, each end empty, a
+/// timestamp (`sec.nsec`) or an elapsed time with a unit.
+fn time_range(value: &str) -> Result<String, String> {
+    let ends_ok = value.split_once('~').is_some_and(|(a, b)| {
+        [a, b].iter().all(|end| {
+            end.is_empty()
+                || valid_time(end)
+                || end
+                    .split_once('.')
+                    .map_or(end.bytes().all(|b| b.is_ascii_digit()), |(s, n)| {
+                        s.bytes().chain(n.bytes()).all(|b| b.is_ascii_digit())
+                    })
+        })
+    });
+    if ends_ok {
+        Ok(value.to_owned())
+    } else {
+        Err(format!(
+            "invalid time range: {value} (START~STOP, each a timestamp, an elapsed time with a unit, or empty)"
+        ))
+    }
+}
+
+/// A number (digits, maybe a decimal point) and an optional unit uftrace knows.
+fn valid_time(text: &str) -> bool {
+    let unit_at = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(unit_at);
+    let units = [
+        "", "ns", "nsec", "us", "usec", "ms", "msec", "s", "sec", "m", "min",
+    ];
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number.matches('.').count() <= 1
+        && units.contains(&unit.to_ascii_lowercase().as_str())
 }
 
 /// `-Fmain` → (`-F`, `main`); `--filter=main` → (`--filter`, `main`);
@@ -223,5 +271,21 @@ mod tests {
         assert!(UftraceFilter::parse("-F 'main")
             .unwrap_err()
             .contains("quote"));
+        assert!(UftraceFilter::parse("-t 5xs")
+            .unwrap_err()
+            .contains("time filter"));
+        assert!(UftraceFilter::parse("-r 5us")
+            .unwrap_err()
+            .contains("time range"));
+        for ok in [
+            "-t 1.5ms",
+            "-t 10",
+            "-r 266.5~266.6",
+            "-r ~3ms",
+            "-r 9.4ms~",
+            "-t 2US",
+        ] {
+            assert!(UftraceFilter::parse(ok).is_ok(), "{ok}");
+        }
     }
 }

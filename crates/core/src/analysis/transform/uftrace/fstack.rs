@@ -17,6 +17,10 @@
 //!   numbers uftrace prints for it, odd as they may be.
 
 use super::records::{Kind, Record};
+use crate::model::{Spans, SPAN_ABANDONED};
+
+/// [`Fstack::self_time`] of a span uftrace does not report.
+pub const NOT_REPORTED: i64 = i64::MIN;
 
 /// uftrace's default depth limit (`OPT_DEPTH_DEFAULT`).
 pub const DEFAULT_DEPTH: i32 = 1024;
@@ -75,8 +79,7 @@ struct Slot {
 /// The replay state of one task.
 pub struct Fstack<'a> {
     settings: &'a Settings<'a>,
-    names: &'a [u32],
-    taken: &'a [i64],
+    spans: &'a Spans,
     slots: Vec<Slot>,
     count: usize,
     /// uftrace's `user_stack_count`: function records only.
@@ -86,19 +89,24 @@ pub struct Fstack<'a> {
     out_count: i32,
     depth: i32,
     last_time: i64,
-    /// Span whose entry passed the filters (drawn even when it never returns).
+    /// Calls that never return (abandoned) whose entry passed the filters:
+    /// drawn, not counted.
     pub entered: Vec<u32>,
-    pub reported: Vec<Reported>,
+    /// Per span, the self time uftrace reports for it when it reports the
+    /// span as it is (its own start, end and name); `NOT_REPORTED` else.
+    pub self_time: Vec<i64>,
+    /// Calls reported otherwise (another length, twice, as a slot's kind):
+    /// only where uftrace's stack was entered mid-way.
+    pub odd: Vec<Reported>,
 }
 
 impl<'a> Fstack<'a> {
-    /// `names`: each span's name id; `taken`: self time earlier steps took
-    /// from each span (counted as child time).
-    pub fn new(settings: &'a Settings<'a>, names: &'a [u32], taken: &'a [i64]) -> Self {
+    /// The replay of `spans` (whose taken self time, from earlier steps,
+    /// counts as child time).
+    pub fn new(settings: &'a Settings<'a>, spans: &'a Spans) -> Self {
         Fstack {
             settings,
-            names,
-            taken,
+            spans,
             slots: Vec::new(),
             count: 0,
             user_count: 0,
@@ -108,7 +116,8 @@ impl<'a> Fstack<'a> {
             depth: settings.depth,
             last_time: 0,
             entered: Vec::new(),
-            reported: Vec::new(),
+            self_time: vec![NOT_REPORTED; spans.len()],
+            odd: Vec::new(),
         }
     }
 
@@ -129,7 +138,7 @@ impl<'a> Fstack<'a> {
     }
 
     fn name_of(&self, span: u32) -> u32 {
-        self.names.get(span as usize).copied().unwrap_or(UNSET)
+        self.spans.name.get(span as usize).copied().unwrap_or(UNSET)
     }
 
     /// One record read.
@@ -151,7 +160,10 @@ impl<'a> Fstack<'a> {
         }
         match r.kind {
             Kind::Entry => {
-                if self.entry() {
+                let abandons = self.spans.flags.get(r.span as usize).copied().unwrap_or(0)
+                    & SPAN_ABANDONED
+                    != 0;
+                if self.entry() && abandons {
                     self.entered.push(r.span);
                 }
             }
@@ -190,7 +202,7 @@ impl<'a> Fstack<'a> {
             return;
         }
         let idx = self.count - 1;
-        let taken = self.taken.get(r.span as usize).copied().unwrap_or(0);
+        let taken = self.spans.taken_self(r.span as usize);
         let abandon = r.kind == Kind::Abandon;
         let s = self.slot(idx);
         let mut delta = r.time - s.total;
@@ -288,13 +300,20 @@ impl<'a> Fstack<'a> {
 
     fn report(&mut self, at: usize, span: u32, name: u32, end: i64) {
         let s = *self.slot(at);
-        self.reported.push(Reported {
-            span,
-            name,
-            end,
-            total: s.total,
-            self_time: s.total - s.child,
-        });
+        let at_span = span as usize;
+        let as_it_is = self.spans.start.get(at_span).map(|&start| end - start) == Some(s.total)
+            && self.spans.end.get(at_span) == Some(&end)
+            && self.spans.name.get(at_span) == Some(&name);
+        match self.self_time.get_mut(at_span) {
+            Some(slot) if as_it_is && *slot == NOT_REPORTED => *slot = s.total - s.child,
+            _ => self.odd.push(Reported {
+                span,
+                name,
+                end,
+                total: s.total,
+                self_time: s.total - s.child,
+            }),
+        }
     }
 
     /// `add_remaining_fstack`: calls still open when the task's data ends

@@ -81,13 +81,13 @@ pub(super) fn apply_filter(
             continue;
         }
         let spans = &thread.spans;
-        let mut fs = Fstack::new(&settings, &spans.name, &spans.taken_self);
+        let mut fs = Fstack::new(&settings, spans);
         let mut reader = ReadFilter::new(plan.start, plan.stop, plan.threshold, &spans.name);
         reader.callers = plan.callers.as_deref();
         for_each_record(spans, |r| reader.push(r, &mut |kept| fs.read(kept)));
         reader.finish(&mut |kept| fs.read(kept));
         fs.finish();
-        let edit = rebuild::edit(spans, &fs.reported, &fs.entered);
+        let edit = rebuild::edit(spans, &fs);
         if let (Some(&first), Some(&last)) = (edit.start.iter().min(), edit.end.iter().max()) {
             thread.first_time = Some(thread.first_time.map_or(first, |t| t.min(first)));
             thread.last_time = Some(thread.last_time.map_or(last, |t| t.max(last)));

@@ -5,9 +5,9 @@
 //! `report()`'s self time equal uftrace's: what the call's counted children
 //! do not explain (children uftrace dropped but still counts as children).
 
-use super::fstack::Reported;
+use super::fstack::{Fstack, NOT_REPORTED};
 use crate::analysis::transform::edit::SpanEdit;
-use crate::model::{Spans, SPAN_ABANDONED};
+use crate::model::Spans;
 
 /// One kept span before nesting.
 struct Kept {
@@ -20,59 +20,64 @@ struct Kept {
     self_time: Option<i64>,
 }
 
-/// The edit keeping `reported` (and the never-returning calls in `entered`).
-pub fn edit(spans: &Spans, reported: &[Reported], entered: &[u32]) -> SpanEdit {
-    let mut kept: Vec<Kept> = reported
+/// The edit keeping what the replay `fs` counted (and the never-returning
+/// calls it let in).
+pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
+    let abandoned = |span: u32| Kept {
+        from: span,
+        start: spans.start.get(span as usize).copied().unwrap_or(0),
+        end: spans.end.get(span as usize).copied().unwrap_or(0),
+        name: spans.name.get(span as usize).copied().unwrap_or(0),
+        self_time: None,
+    };
+    let as_it_is = fs
+        .self_time
         .iter()
-        .map(|r| Kept {
-            from: r.span,
-            start: r.end - r.total,
-            end: r.end,
-            name: r.name,
-            self_time: Some(r.self_time),
-        })
-        .collect();
-    for &span in entered {
-        let at = span as usize;
-        if spans.flags.get(at).is_some_and(|f| f & SPAN_ABANDONED != 0) {
-            kept.push(Kept {
-                from: span,
-                start: spans.start.get(at).copied().unwrap_or(0),
-                end: spans.end.get(at).copied().unwrap_or(0),
-                name: spans.name.get(at).copied().unwrap_or(0),
-                self_time: None,
-            });
-        }
-    }
-    let exact = kept.iter().all(|k| {
-        let at = k.from as usize;
-        spans.start.get(at) == Some(&k.start) && spans.end.get(at) == Some(&k.end)
+        .enumerate()
+        .filter(|(_, &t)| t != NOT_REPORTED);
+    let as_it_is = as_it_is.map(|(i, &t)| Kept {
+        self_time: Some(t),
+        ..abandoned(i as u32)
     });
-    if exact {
-        // Spans are in start order already: their index is the order.
-        kept.sort_unstable_by_key(|k| k.from);
-    } else {
-        kept.sort_by(|a, b| {
-            (a.start, std::cmp::Reverse(a.end), a.from).cmp(&(
-                b.start,
-                std::cmp::Reverse(b.end),
-                b.from,
-            ))
-        });
+    if fs.odd.is_empty() && fs.entered.is_empty() {
+        // Spans are in start order already: no sort.
+        let count = fs.self_time.iter().filter(|&&t| t != NOT_REPORTED).count();
+        return nest(spans, as_it_is, count);
     }
-    nest(spans, &kept)
+    let mut kept: Vec<Kept> = as_it_is.collect();
+    kept.extend(fs.entered.iter().map(|&span| abandoned(span)));
+    kept.extend(fs.odd.iter().map(|r| Kept {
+        from: r.span,
+        start: r.end - r.total,
+        end: r.end,
+        name: r.name,
+        self_time: Some(r.self_time),
+    }));
+    kept.sort_by(|a, b| {
+        let key = |k: &Kept| (k.start, std::cmp::Reverse(k.end), k.from);
+        key(a).cmp(&key(b))
+    });
+    let count = kept.len();
+    nest(spans, kept.into_iter(), count)
 }
 
-/// Lays `kept` (in start order) out as nested spans.
-fn nest(spans: &Spans, kept: &[Kept]) -> SpanEdit {
+/// Lays `kept` (in start order, `count` of them) out as nested spans.
+fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEdit {
     struct Open {
         at: usize,
         start: i64,
         end: i64,
         children: i64,
     }
-    let mut out = SpanEdit::default();
-    let mut targets: Vec<Option<i64>> = Vec::with_capacity(kept.len());
+    let mut out = SpanEdit {
+        from: Vec::with_capacity(count),
+        start: Vec::with_capacity(count),
+        end: Vec::with_capacity(count),
+        depth: Vec::with_capacity(count),
+        name: Vec::with_capacity(count),
+        taken_self: Vec::with_capacity(count),
+    };
+    let mut targets: Vec<Option<i64>> = Vec::with_capacity(count);
     let mut stack: Vec<Open> = Vec::new();
     // Per depth, where the previous span of that depth ended.
     let mut last_end: Vec<i64> = Vec::new();

@@ -6,7 +6,7 @@
 
 use super::fstack::{DEFAULT_DEPTH, NAME_HIDE, NAME_IN, NAME_OUT};
 use super::patterns::Pattern;
-use super::times::{parse_time, parse_time_range, to_unit, ParsedTime, RangeEnd};
+use super::times::{parse_threshold, parse_time_range, to_unit, ParsedTime, RangeEnd};
 use crate::analysis::transform::UftraceFilter;
 use crate::model::{Trace, SPAN_OFF_CPU};
 
@@ -129,7 +129,7 @@ impl Plan {
     fn read_times(&mut self, trace: &Trace, filter: &UftraceFilter) -> Result<(), String> {
         let unit = trace.time_unit;
         if let Some(text) = &filter.time_filter {
-            let (t, bad_unit) = parse_time(text)?;
+            let (t, bad_unit) = parse_threshold(text, unit)?;
             if let Some(u) = bad_unit {
                 self.warnings
                     .push(format!("The unit '{u}' isn't supported"));
@@ -169,7 +169,10 @@ impl Plan {
         }
         let mut wanted: Vec<&str> = Vec::new();
         for tid in &filter.tids {
-            if tid.trim().parse::<i64>().map_or(true, |t| t <= 0) {
+            // uftrace wants a positive number; other formats name threads
+            // otherwise (Scaler: `0x7f…`), so any other text is compared.
+            let tid_text = tid.trim();
+            if tid_text.is_empty() || tid_text.parse::<i64>().is_ok_and(|t| t <= 0) {
                 self.warnings.push(format!("invalid thread id: {tid}"));
             } else {
                 wanted.push(tid.trim());

@@ -110,6 +110,30 @@ pub fn parse_time(text: &str) -> Result<(ParsedTime, Option<String>), String> {
     Ok((parsed(ns), None))
 }
 
+/// `-t`'s value: in a trace that counts events a bare whole number of any
+/// size (uftrace's three-digit limit is about time units); otherwise as
+/// [`parse_time`].
+pub fn parse_threshold(
+    text: &str,
+    unit: Option<TimeUnit>,
+) -> Result<(ParsedTime, Option<String>), String> {
+    let bare = text.trim();
+    if unit == Some(TimeUnit::Events)
+        && !bare.is_empty()
+        && bare.bytes().all(|b| b.is_ascii_digit())
+    {
+        let (whole, _) = leading_number(bare);
+        let t = ParsedTime {
+            ns: whole,
+            with_unit: false,
+            whole,
+            fraction: false,
+        };
+        return Ok((t, None));
+    }
+    parse_time(text)
+}
+
 /// uftrace's `parse_min`: whole minutes plus tenths (seconds) or hundredths
 /// and thousandths (milliseconds) of a minute.
 fn minutes(value: u64, decimal: u64, decimal_places: u32) -> u64 {

@@ -1,0 +1,154 @@
+//! uftrace's filter options on the other formats: the function sets and
+//! call counts `report --json` gives after each option line, against
+//! expectations worked out by hand from each fixture's source or reference
+//! dump (each explained in one line).
+
+mod common;
+
+use common::{checked, fixtures, read_folder};
+use flamedrop_core::analysis::report::report;
+use flamedrop_core::analysis::transform::{self, Step, UftraceFilter};
+use flamedrop_core::{decode_files, Trace};
+use std::collections::BTreeMap;
+
+fn decode(group: &str, case: &str) -> Trace {
+    checked(decode_files(&read_folder(&fixtures().join(group).join(case))).expect("decodes"))
+}
+
+/// Calls per function after `options`.
+fn calls(trace: &Trace, options: &str) -> BTreeMap<String, u64> {
+    let narrowed = narrow(trace, options);
+    report(&narrowed)
+        .functions
+        .into_iter()
+        .map(|f| (f.name, f.calls))
+        .collect()
+}
+
+fn narrow(trace: &Trace, options: &str) -> Trace {
+    let filter = UftraceFilter::parse(options).expect("options parse");
+    checked(
+        transform::apply(trace, &[Step::Uftrace(filter)])
+            .expect("applies")
+            .trace,
+    )
+}
+
+fn count(calls: &BTreeMap<String, u64>, name: &str) -> u64 {
+    calls.get(name).copied().unwrap_or(0)
+}
+
+#[test]
+fn scaler_nested_callbacks() {
+    let trace = decode("scaler", "b-nested-callbacks-sync");
+    let all = calls(&trace, "");
+    // The reference dump: two threads, each with a qsort (8 strcmp callbacks)
+    // and a bsearch (3 strcmp callbacks).
+    assert_eq!((count(&all, "qsort"), count(&all, "bsearch")), (2, 2));
+    assert_eq!(count(&all, "strcmp"), 22);
+
+    // -F qsort: the two qsort calls and the 2 × 8 comparator calls inside them.
+    let f = calls(&trace, "-F qsort");
+    assert_eq!(
+        f,
+        BTreeMap::from([("qsort".into(), 2), ("strcmp".into(), 16)])
+    );
+
+    // -N strcmp: every strcmp goes; qsort keeps its 193 µs of self time,
+    // because uftrace still counts the dropped callbacks as its children.
+    let n = narrow(&trace, "-N strcmp");
+    let r = report(&n);
+    assert!(r.functions.iter().all(|f| f.name != "strcmp"));
+    let qsort = r
+        .functions
+        .iter()
+        .find(|f| f.name == "qsort")
+        .expect("qsort");
+    assert_eq!((qsort.calls, qsort.self_time), (2, 193));
+
+    // -H qsort: qsort goes, its 16 callbacks stay (22 strcmp in all).
+    let h = calls(&trace, "-H qsort");
+    assert_eq!((count(&h, "qsort"), count(&h, "strcmp")), (0, 22));
+
+    // -D 1: only the calls made by the threads themselves: no strcmp.
+    let d = calls(&trace, "-D 1");
+    assert_eq!((count(&d, "strcmp"), count(&d, "qsort")), (0, 2));
+
+    // -t 10us: the strcmp calls of 10 µs or more (11, 12, 13, 14, 16 and
+    // 49 µs in the dump): 6; printf (2 or 3 µs a call) disappears.
+    let t = calls(&trace, "-t 10us");
+    assert_eq!((count(&t, "strcmp"), count(&t, "printf")), (6, 0));
+
+    // -C strcmp: only the paths to strcmp: qsort, bsearch and strcmp.
+    let c = calls(&trace, "-C strcmp");
+    let expected = [("bsearch", 2), ("qsort", 2), ("strcmp", 22)];
+    assert_eq!(c, expected.map(|(n, c)| (n.to_owned(), c)).into());
+
+    // --tid: one worker thread: its qsort, its bsearch and their 11 callbacks.
+    let one = calls(&trace, "--tid 0x7f2135d1e6c0");
+    let worker = [
+        count(&one, "qsort"),
+        count(&one, "bsearch"),
+        count(&one, "strcmp"),
+    ];
+    assert_eq!(worker, [1, 1, 11]);
+}
+
+#[test]
+fn selogger_recursion_and_call_sites() {
+    let trace = decode("selogger", "demo-v060-omni-text");
+    // fib(8) from main (TraceDemo.java:46): C(8) = 1 + C(7) + C(6) = 67 calls,
+    // each entered from a "call" span at its call site.
+    let fib = calls(&trace, "--match=glob -F demo.MathUtil.fib");
+    // Under the outermost fib: all 67 fib calls and the 66 call sites inside
+    // fib (the 67th call site is in main, above the filter).
+    assert_eq!(count(&fib, "demo.MathUtil.fib"), 67);
+    assert_eq!(count(&fib, "call demo.MathUtil.fib"), 66);
+    assert_eq!(fib.len(), 2);
+
+    // As a regex the same pattern is searched anywhere in a name, so the call
+    // sites match too and the one in main starts a subtree: all 67 of each.
+    let regex = calls(&trace, "-F demo.MathUtil.fib");
+    assert_eq!(count(&regex, "call demo.MathUtil.fib"), 67);
+
+    // -N on the call sites into Bank drops every Bank method with them.
+    let bank = calls(&trace, "--match=glob -N 'call demo.Bank.*'");
+    assert!(bank.keys().all(|name| !name.contains("Bank.")));
+    assert_eq!(count(&bank, "demo.MathUtil.fib"), 67);
+
+    // -t counts events in a trace without a clock; a time unit is an error.
+    let t = calls(&trace, "-t 1000");
+    assert!(t.contains_key("demo.TraceDemo.main"));
+    assert_eq!(count(&t, "demo.MathUtil.fib"), 0);
+    let filter = UftraceFilter::parse("-t 5us").expect("parses");
+    let error = transform::apply(&trace, &[Step::Uftrace(filter)]).expect_err("no clock");
+    assert!(error.message.contains("counts events"));
+}
+
+#[test]
+fn rtrace_calls_and_allocation_stacks() {
+    let trace = decode("rtrace", "c-leaks");
+    let heap = |t: &Trace| report(t).allocations;
+    let before = heap(&trace);
+
+    // -F malloc: only the 45 malloc calls, and only the allocations whose
+    // stack holds malloc (the others came from calloc, realloc, memalign).
+    let f = narrow(&trace, "-F malloc");
+    assert_eq!(
+        calls(&trace, "-F malloc"),
+        BTreeMap::from([("malloc".into(), 45)])
+    );
+    assert!(heap(&f).allocs < before.allocs && heap(&f).allocs > 0);
+
+    // -N free: the 35 free calls go; no allocation stack holds free, so the
+    // heap totals stay.
+    let n = narrow(&trace, "-N free");
+    assert_eq!(count(&calls(&trace, "-N free"), "free"), 0);
+    assert_eq!(heap(&n), before);
+
+    // -N posix_memalign: its 2 calls and the 2 blocks it allocated go (one of
+    // them the 5000-byte leak).
+    let p = narrow(&trace, "-N posix_memalign");
+    assert_eq!(heap(&p).allocs, before.allocs - 2);
+    assert_eq!(heap(&p).live_bytes, before.live_bytes - 5000);
+}
