@@ -1,13 +1,12 @@
 //! Option values uftrace complains about whatever the trace holds — a
-//! regular expression that does not compile, a time with a unit it does not
-//! know, a range without `~`, a task id that is not a number — refused
-//! before the trace is read. `uftrace report` warns and goes on without the
-//! option; the command line stops with uftrace's words and exit 2, so a typo
-//! never passes for a result. Complaints that depend on the trace (a pattern
-//! that matches nothing, a task not in it) stay notes.
+//! regular expression that does not compile, a task id that is not a number
+//! — refused before the trace is read (times are checked as they are read,
+//! by `UftraceFilter::from_args`). `uftrace report` warns and goes on
+//! without the option; the command line stops with uftrace's words and exit
+//! 2, so a typo never passes for a result. Complaints that depend on the
+//! trace (a pattern that matches nothing, a task not in it) stay notes.
 
-use flamedrop_core::analysis::transform::{self, Step, UftraceFilter};
-use flamedrop_core::Trace;
+use flamedrop_core::analysis::transform::UftraceFilter;
 
 /// The characters that make uftrace read a pattern as a regular expression
 /// (its `utils/filter.c`); other patterns name one function exactly.
@@ -17,8 +16,7 @@ const REGEX_CHARS: &str = ".?*+-^$|()[]{}";
 /// would refuse.
 pub fn check(filter: &UftraceFilter) -> Result<(), String> {
     check_patterns(filter)?;
-    check_tids(filter)?;
-    check_times(filter)
+    check_tids(filter)
 }
 
 fn check_patterns(filter: &UftraceFilter) -> Result<(), String> {
@@ -58,25 +56,6 @@ fn check_tids(filter: &UftraceFilter) -> Result<(), String> {
     }
 }
 
-/// The times are read by the core's own reader, on an empty trace: what it
-/// says there it would say of any trace.
-fn check_times(filter: &UftraceFilter) -> Result<(), String> {
-    let times = UftraceFilter {
-        time_filter: filter.time_filter.clone(),
-        time_range: filter.time_range.clone(),
-        ..UftraceFilter::default()
-    };
-    if times.is_empty() {
-        return Ok(());
-    }
-    let probe = transform::apply(&Trace::default(), &[Step::Uftrace(times)])
-        .map_err(|error| error.message)?;
-    match probe.notes.into_iter().next() {
-        Some(note) => Err(note.message),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,16 +86,7 @@ mod tests {
             error.starts_with("failed to set filter or trigger: [ ("),
             "{error}"
         );
-        assert_eq!(
-            checked("-t 5xs"),
-            Err("The unit 'xs' isn't supported".into())
-        );
-        assert_eq!(
-            checked("-r 5us"),
-            Err("invalid time range: 5us (ignoring...)".into())
-        );
         assert_eq!(checked("--tid 1,x"), Err("invalid thread id: x".into()));
         assert_eq!(checked("--tid 0"), Err("invalid thread id: 0".into()));
-        assert!(checked("-t 1000us").unwrap_err().contains("3 digits"));
     }
 }
