@@ -50,6 +50,9 @@ pub struct Settings<'a> {
     /// `-r`'s end as uftrace keeps it (in the trace's unit; an elapsed end
     /// stays a small number, as in uftrace), for calls still open at the end.
     pub range_stop: Option<i64>,
+    /// The name uftrace prints for a call it never saw enter (`<0>`, the
+    /// symbol at address 0), when one can be reported.
+    pub unknown_name: u32,
 }
 
 /// One call as `uftrace report` counts it.
@@ -177,11 +180,20 @@ impl<'a> Fstack<'a> {
         let is_exit = r.kind != Kind::Entry;
         if !self.set {
             self.count = usize::from(r.depth) + usize::from(is_exit);
-            for i in 0..self.count {
+            let mut ancestor = r.span;
+            for i in (0..self.count).rev() {
+                // The span open at depth `i` around the first record.
+                let from = if i == usize::from(r.depth) && is_exit {
+                    r.span
+                } else {
+                    ancestor = self.ancestor(ancestor, i);
+                    ancestor
+                };
                 let s = self.slot(i);
                 s.total = r.time;
                 s.child = 0;
                 s.valid = true;
+                s.span = from;
             }
             self.set = true;
             self.depth = self.settings.depth;
@@ -216,6 +228,15 @@ impl<'a> Fstack<'a> {
             self.slots[idx - 1].child += delta;
         }
         self.count -= 1;
+    }
+
+    /// The last span before `span` at depth `depth` (its ancestor there).
+    fn ancestor(&self, span: u32, depth: usize) -> u32 {
+        let depths = &self.spans.depth;
+        (0..span as usize)
+            .rev()
+            .find(|&j| depths.get(j).is_some_and(|&d| usize::from(d) == depth))
+            .map_or(u32::MAX, |j| j as u32)
     }
 
     /// `fstack_entry`: true when the call is shown.
@@ -333,8 +354,13 @@ impl<'a> Fstack<'a> {
             if at > 0 {
                 self.slots[at - 1].child += total;
             }
-            if s.addr != UNSET {
-                self.report(at, s.span, s.addr, last);
+            let name = if s.addr == UNSET {
+                self.settings.unknown_name
+            } else {
+                s.addr
+            };
+            if s.span != u32::MAX {
+                self.report(at, s.span, name, last);
             }
         }
     }

@@ -63,7 +63,13 @@ pub(super) fn apply_filter(
     for w in &plan.warnings {
         note(w.clone());
     }
+    let unknown_name = if plan.stop.is_some() {
+        trace.strings.intern("<0>")
+    } else {
+        u32::MAX
+    };
     let settings = Settings {
+        unknown_name,
         name_flags: &plan.name_flags,
         filter_in: plan.filter_in,
         depth: plan.depth,
