@@ -408,10 +408,25 @@ fn every_transform_on_every_fixture_leaves_a_sound_trace() {
     assert!(fixtures.len() > 40, "{} fixtures decoded", fixtures.len());
     for (name, trace) in &fixtures {
         let steps = steps_for(trace);
+        let nothing = Step::MergeFunction("no such function".into());
         for step in &steps {
             let narrowed = apply(trace, std::slice::from_ref(step)).expect("applies");
             let problems = narrowed.trace.check();
             assert!(problems.is_empty(), "{name}, {step:?}: {problems:#?}");
+            // A first step reads the input's spans in place, a later one the
+            // spans the step before made: both give the same trace.
+            let later = apply(trace, &[nothing.clone(), step.clone()]).expect("applies");
+            for (a, b) in narrowed.trace.threads.iter().zip(&later.trace.threads) {
+                assert_eq!(
+                    (&a.spans.name, &a.spans.depth, &a.spans.taken_self),
+                    (&b.spans.name, &b.spans.depth, &b.spans.taken_self),
+                    "{name}, {step:?}"
+                );
+            }
+            assert_eq!(
+                narrowed.trace.stacks, later.trace.stacks,
+                "{name}, {step:?}"
+            );
         }
         // All of them stacked, as a person narrowing step by step would.
         let narrowed = apply(trace, &steps[..3]).expect("applies");

@@ -38,6 +38,7 @@ impl SpanEdit {
 
     /// Adds `taken` to the self time taken from kept span `at` (an index
     /// into this edit); nothing happens for an index not kept.
+    #[inline]
     pub fn add_taken(&mut self, at: u32, taken: i64) {
         if let Some(t) = self.taken_self.get_mut(at as usize) {
             *t = t.saturating_add(taken);
@@ -65,6 +66,7 @@ impl SpanEdit {
     }
 
     /// Keeps span `from` with every column given.
+    #[inline]
     pub fn push(&mut self, from: u32, start: i64, end: i64, depth: u16, name: StrId, taken: i64) {
         self.from.push(from);
         self.start.push(start);
@@ -75,6 +77,7 @@ impl SpanEdit {
     }
 
     /// Number of kept spans.
+    #[inline]
     pub fn len(&self) -> usize {
         self.from.len()
     }

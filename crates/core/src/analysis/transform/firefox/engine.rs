@@ -30,7 +30,6 @@ const NONE: u32 = u32::MAX;
 
 /// An original span still open during the pass.
 struct Open<S> {
-    depth: u16,
     state: S,
     /// Edit index of the nearest kept ancestor-or-self, or [`NONE`].
     kept: u32,
@@ -53,9 +52,9 @@ pub(super) fn rewrite<S: Copy>(
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };
-        while open.last().is_some_and(|o| o.depth >= depth) {
-            open.pop();
-        }
+        // `open` holds one entry per depth (pre-order), so the parent of a
+        // span at depth d is entry d − 1: no popping loop.
+        open.truncate(usize::from(depth));
         let parent = open.last();
         let (kept, child_depth) = parent.map_or((NONE, 0), |p| (p.kept, p.child_depth));
         let (fate, state) = decide(name, parent.map(|p| p.state));
@@ -76,7 +75,6 @@ pub(super) fn rewrite<S: Copy>(
                     spans.taken_self(i),
                 );
                 open.push(Open {
-                    depth,
                     state,
                     kept: at,
                     child_depth: child_depth.saturating_add(1),
@@ -85,7 +83,6 @@ pub(super) fn rewrite<S: Copy>(
             Fate::Merge => {
                 edit.add_taken(kept, spans.taken_self(i));
                 open.push(Open {
-                    depth,
                     state,
                     kept,
                     child_depth,

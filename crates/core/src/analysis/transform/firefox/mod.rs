@@ -73,7 +73,10 @@ pub(super) fn carry_out(
             message: format!("{}: {message}", step.label()),
         })
     };
-    let Some(target) = Target::resolve(trace, step, step_index)? else {
+    let threads: Vec<&Spans> = spans.iter().map(|s| s.as_ref()).collect();
+    let resolved = Target::resolve(trace, &threads, step, step_index)?;
+    drop(threads);
+    let Some(target) = resolved else {
         put_back(trace, spans);
         note("not in this trace; nothing changed".into());
         return Ok(());
@@ -137,7 +140,12 @@ enum Target {
 
 impl Target {
     /// The step's ids, or `None` when a name it holds is not in the trace.
-    fn resolve(trace: &Trace, step: &Step, step_index: usize) -> Result<Option<Target>, StepError> {
+    fn resolve(
+        trace: &Trace,
+        spans: &[&Spans],
+        step: &Step,
+        step_index: usize,
+    ) -> Result<Option<Target>, StepError> {
         let id = |name: &str| trace.strings.find(name);
         let path = |names: &[String]| -> Result<Option<Vec<StrId>>, StepError> {
             if names.is_empty() {
@@ -162,7 +170,7 @@ impl Target {
             Step::FocusSelf(n) => id(n).map(Target::FocusSelf),
             Step::CollapseFunctionSubtree(n) => id(n).map(Target::Collapse),
             Step::CollapseResource(n) => {
-                let resources = Resources::build(trace);
+                let resources = Resources::build(trace, spans);
                 resources.find(trace, n).map(|target| Target::Resource {
                     resources,
                     target,

@@ -23,111 +23,131 @@ struct Open {
     piece: u32,
 }
 
+/// The pass's state.
+struct Collapser<'s> {
+    spans: &'s Spans,
+    edit: SpanEdit,
+    open: Vec<Open>,
+    /// Original depths of the open calls of F, outermost first.
+    f_depths: Vec<u16>,
+    /// The outermost open call of F: its position in `open`, its depth and
+    /// its edit index.
+    outer: Option<(usize, u16, u32)>,
+}
+
 /// Collapse recursion of `f` (see the module docs).
 pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
-    let n = spans.len();
-    let mut edit = SpanEdit::with_capacity(n);
-    let mut open: Vec<Open> = Vec::new();
-    // The outermost open call of `f`: its position in `open`, edit index.
-    let mut outer: Option<(usize, u32)> = None;
-    for i in 0..n {
+    let mut c = Collapser {
+        spans,
+        edit: SpanEdit::with_capacity(spans.len()),
+        open: Vec::new(),
+        f_depths: Vec::new(),
+        outer: None,
+    };
+    for i in 0..spans.len() {
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };
-        while open.last().is_some_and(|o| o.depth >= depth) {
-            close(spans, &mut open, &mut outer, &mut edit);
+        while c.open.last().is_some_and(|o| o.depth >= depth) {
+            c.close();
         }
-        let is_f = name == f;
-        let Some((o_at, o_edit)) = outer else {
-            let at = edit.len() as u32;
-            edit.push(i as u32, start, end, depth, name, spans.taken_self(i));
-            if is_f {
-                outer = Some((open.len(), at));
-            }
-            open.push(Open {
-                index: i,
-                depth,
-                is_f,
-                piece: at,
-            });
-            continue;
-        };
-        let piece = if is_f {
-            // An inner call: merged into the outer one; the calls between
-            // the innermost open call of `f` and it are off the stack
-            // while it runs.
-            edit.add_taken(o_edit, spans.taken_self(i));
-            for o in open.iter_mut().rev().take_while(|o| !o.is_f) {
-                if let Some(e) = edit.end.get_mut(o.piece as usize) {
-                    *e = start;
+        c.enter(i, start, end, depth, name == f);
+    }
+    while !c.open.is_empty() {
+        c.close();
+    }
+    c.edit
+}
+
+impl Collapser<'_> {
+    /// Opens span `i`.
+    fn enter(&mut self, i: usize, start: i64, end: i64, depth: u16, is_f: bool) {
+        let name = self.spans.name.get(i).copied().unwrap_or(0);
+        let taken = self.spans.taken_self(i);
+        let piece = match self.outer {
+            None => {
+                let at = self.edit.len() as u32;
+                self.edit.push(i as u32, start, end, depth, name, taken);
+                if is_f {
+                    self.outer = Some((self.open.len(), depth, at));
                 }
-                o.piece = NONE;
+                at
             }
-            NONE
-        } else {
-            let at = edit.len() as u32;
-            let d = depth_under(&open, o_at, depth);
-            edit.push(i as u32, start, end, d, name, spans.taken_self(i));
-            at
+            Some((_, _, outer_edit)) if is_f => {
+                // An inner call: merged into the outer one; the calls
+                // between the innermost open call of F and it are off the
+                // stack while it runs.
+                self.edit.add_taken(outer_edit, taken);
+                for o in self.open.iter_mut().rev().take_while(|o| !o.is_f) {
+                    if let Some(e) = self.edit.end.get_mut(o.piece as usize) {
+                        *e = start;
+                    }
+                    o.piece = NONE;
+                }
+                NONE
+            }
+            Some(_) => {
+                let at = self.edit.len() as u32;
+                let d = self.depth_under(depth);
+                self.edit.push(i as u32, start, end, d, name, taken);
+                at
+            }
         };
-        open.push(Open {
+        if is_f {
+            self.f_depths.push(depth);
+        }
+        self.open.push(Open {
             index: i,
             depth,
             is_f,
             piece,
         });
     }
-    while !open.is_empty() {
-        close(spans, &mut open, &mut outer, &mut edit);
-    }
-    edit
-}
 
-/// The new depth of a call at original `depth` inside the outermost call
-/// `open[outer]`: as deep below it as below the innermost open call of `f`.
-fn depth_under(open: &[Open], outer: usize, depth: u16) -> u16 {
-    let window = open.iter().rev().find(|o| o.is_f).map_or(0, |o| o.depth);
-    let base = open.get(outer).map_or(0, |o| o.depth);
-    base.saturating_add(depth.saturating_sub(window))
-}
+    /// The new depth of a call at original `depth` inside the outermost
+    /// call: as deep below it as below the innermost open call of F.
+    fn depth_under(&self, depth: u16) -> u16 {
+        let window = self.f_depths.last().copied().unwrap_or(0);
+        let base = self.outer.map_or(0, |(_, d, _)| d);
+        base.saturating_add(depth.saturating_sub(window))
+    }
 
-/// Closes the innermost open span; an inner call of `f` ending resumes the
-/// calls it had taken off the stack, each with a new piece.
-fn close(
-    spans: &Spans,
-    open: &mut Vec<Open>,
-    outer: &mut Option<(usize, u32)>,
-    edit: &mut SpanEdit,
-) {
-    let Some(top) = open.pop() else {
-        return;
-    };
-    let Some((o_at, _)) = *outer else {
-        return;
-    };
-    if o_at == open.len() {
-        *outer = None;
-        return;
-    }
-    if !top.is_f {
-        return;
-    }
-    let resumed_at = spans.end.get(top.index).copied().unwrap_or(0);
-    let chain = open.iter().rev().take_while(|o| !o.is_f).count();
-    let first = open.len() - chain;
-    for k in first..open.len() {
-        let Some(o) = open.get(k) else { continue };
-        let (index, depth) = (o.index, o.depth);
-        let end = spans.end.get(index).copied().unwrap_or(resumed_at);
-        if end <= resumed_at {
-            continue;
+    /// Closes the innermost open span; an inner call of F ending resumes
+    /// the calls it had taken off the stack, each with a new piece.
+    fn close(&mut self) {
+        let Some(top) = self.open.pop() else {
+            return;
+        };
+        if top.is_f {
+            self.f_depths.pop();
         }
-        let d = depth_under(&open[..k], o_at, depth);
-        let name = spans.name.get(index).copied().unwrap_or(0);
-        let at = edit.len() as u32;
-        edit.push(index as u32, resumed_at, end, d, name, 0);
-        if let Some(o) = open.get_mut(k) {
-            o.piece = at;
+        let Some((outer_at, _, _)) = self.outer else {
+            return;
+        };
+        if outer_at == self.open.len() {
+            self.outer = None;
+            return;
+        }
+        if !top.is_f {
+            return;
+        }
+        let resumed_at = self.spans.end.get(top.index).copied().unwrap_or(0);
+        let chain = self.open.iter().rev().take_while(|o| !o.is_f).count();
+        for k in self.open.len() - chain..self.open.len() {
+            let Some(&Open { index, depth, .. }) = self.open.get(k) else {
+                continue;
+            };
+            let end = self.spans.end.get(index).copied().unwrap_or(resumed_at);
+            if end <= resumed_at {
+                continue;
+            }
+            let d = self.depth_under(depth);
+            let name = self.spans.name.get(index).copied().unwrap_or(0);
+            let at = self.edit.len() as u32;
+            self.edit.push(index as u32, resumed_at, end, d, name, 0);
+            if let Some(o) = self.open.get_mut(k) {
+                o.piece = at;
+            }
         }
     }
 }

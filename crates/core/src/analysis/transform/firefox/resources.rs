@@ -4,6 +4,8 @@
 //! - a name `module+0xoffset` (uftrace and SWAP addresses without a symbol,
 //!   every sp-rtrace frame without an ELF file) belongs to `module`;
 //! - Scaler: the span's `library` detail field (the ELF image of the call);
+//!   a function without a symbol, named `file<N>/…` after its image id,
+//!   belongs to `file<N>`;
 //! - SELogger: a method span's `class` detail field; a call-site span
 //!   `call pkg.Class.method` belongs to `pkg.Class`; in the frequency sets'
 //!   stacks (class › method › location) a root frame is a class, which is
@@ -12,7 +14,7 @@
 //! uftrace does not keep the module of a resolved symbol in the trace, so
 //! there only unresolved `module+0xoffset` names have a resource.
 
-use crate::model::{Format, StrId, Trace, NO_PARENT};
+use crate::model::{Format, Spans, StrId, Trace, NO_PARENT};
 
 /// The resource of every string id of a trace (most have none).
 pub(super) struct Resources {
@@ -24,8 +26,9 @@ pub(super) struct Resources {
 }
 
 impl Resources {
-    /// Every name's resource, looked up once.
-    pub(super) fn build(trace: &Trace) -> Resources {
+    /// Every name's resource, looked up once; `spans` are the threads'
+    /// spans (they may be held apart from `trace` while it is narrowed).
+    pub(super) fn build(trace: &Trace, spans: &[&Spans]) -> Resources {
         let strings = trace.strings.len();
         let mut out = Resources {
             of: vec![None; strings],
@@ -39,7 +42,7 @@ impl Resources {
             }
         }
         if let Some(key) = detail_key(trace.format) {
-            out.read_details(trace, key);
+            out.read_details(trace, spans, key);
         }
         if trace.format == Some(Format::Selogger) {
             out.read_selogger_stacks(trace);
@@ -94,10 +97,9 @@ impl Resources {
     }
 
     /// Per name, the `key` field of its first span that has details.
-    fn read_details(&mut self, trace: &Trace, key: &str) {
+    fn read_details(&mut self, trace: &Trace, threads: &[&Spans], key: &str) {
         let mut checked = vec![false; self.of.len()];
-        for thread in &trace.threads {
-            let spans = &thread.spans;
+        for spans in threads {
             if spans.details.is_empty() {
                 continue;
             }
@@ -151,6 +153,12 @@ fn from_name(format: Option<Format>, name: &str) -> Option<String> {
             return Some(module.to_owned());
         }
     }
+    if format == Some(Format::Scaler) {
+        let (image, _) = name.split_once('/')?;
+        let number = image.strip_prefix("file")?;
+        return (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit() || b == b'?'))
+            .then(|| image.to_owned());
+    }
     if format == Some(Format::Selogger) {
         let method = name.strip_prefix("call ")?;
         let (class, _) = method.split('(').next()?.rsplit_once('.')?;
@@ -165,7 +173,8 @@ fn from_name(format: Option<Format>, name: &str) -> Option<String> {
 /// trace does not tell.
 pub fn resource_of(trace: &Trace, function: &str) -> Option<String> {
     let id = trace.strings.find(function)?;
-    let resources = Resources::build(trace);
+    let spans: Vec<&Spans> = trace.threads.iter().map(|t| &t.spans).collect();
+    let resources = Resources::build(trace, &spans);
     let r = resources.of(id)?;
     Some(match r.checked_sub(resources.first_pending) {
         Some(at) => resources.pending.get(at as usize)?.clone(),
@@ -195,5 +204,9 @@ mod tests {
         assert_eq!(from_name(s, "call a.B.m(int) : void"), Some("a.B".into()));
         assert_eq!(from_name(s, "demo.Bank.deposit"), None);
         assert_eq!(from_name(None, "call demo.Bank.deposit"), None);
+        let scaler = Some(Format::Scaler);
+        assert_eq!(from_name(scaler, "file21/func?"), Some("file21".into()));
+        assert_eq!(from_name(scaler, "file3/0x1a"), Some("file3".into()));
+        assert_eq!(from_name(scaler, "printf"), None);
     }
 }
