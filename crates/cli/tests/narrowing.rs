@@ -55,6 +55,15 @@ fn table_rows(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// References where one function's row differs, as the core's
+/// `filters_golden` test lists them (the reason is written there): (case,
+/// options, function). The other rows must still be equal.
+const KNOWN_DIFFERENCES: [(&str, &str, &str); 1] = [(
+    "c-pthreads-mutex",
+    "-r 266.560546222~266.561114514",
+    "linux:schedule (pre-empted)",
+)];
+
 /// Every `uftrace report OPTIONS` recorded in a shared case's
 /// `reference/COMMANDS.txt` (filters and `-s`), given to `flamedrop report`
 /// with the same words, prints the same rows.
@@ -92,12 +101,21 @@ fn filtered_reports_print_what_uftrace_printed() {
             let reference = std::fs::read_to_string(fixture(&format!("uftrace/{case}/{output}")))
                 .expect("reference");
             compared += 1;
-            if table_rows(&run.stdout) != table_rows(&reference) {
+            let (mut ours, mut theirs) = (table_rows(&run.stdout), table_rows(&reference));
+            let known = KNOWN_DIFFERENCES
+                .iter()
+                .find(|(c, o, _)| *c == case && *o == options);
+            if let Some((_, _, function)) = known {
+                let other = |row: &String| !row.ends_with(&format!("  {function}"));
+                ours.retain(other);
+                theirs.retain(other);
+            }
+            if ours != theirs {
                 differ.push(format!("{case} `{options}`"));
             }
         }
     }
-    assert!(compared >= 60, "only {compared} references");
+    assert!(compared >= 90, "only {compared} references");
     assert!(differ.is_empty(), "differ from uftrace: {differ:?}");
 }
 
