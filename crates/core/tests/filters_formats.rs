@@ -152,3 +152,46 @@ fn rtrace_calls_and_allocation_stacks() {
     assert_eq!(heap(&p).allocs, before.allocs - 2);
     assert_eq!(heap(&p).live_bytes, before.live_bytes - 5000);
 }
+
+#[test]
+fn selogger_frequency_samples() {
+    let trace = decode("selogger", "demo-v060-freq");
+    // One whole-trace set of counts; each stack is class › method › location.
+    let set = |t: &Trace| t.sample_sets.first().cloned().expect("the frequency set");
+    let frames = |t: &Trace, i: usize| -> Vec<String> {
+        let s = set(t);
+        let ids = t.stacks.frames(s.stack[i]);
+        ids.iter().map(|&f| t.str(f).to_owned()).collect()
+    };
+    let total = |t: &Trace| set(t).weights[0].iter().sum::<i64>();
+    let in_fib = (0..set(&trace).len())
+        .filter(|&i| frames(&trace, i)[1] == "demo.MathUtil.fib")
+        .count();
+    assert!(in_fib > 0);
+
+    // -F the method: only its locations stay, each stack starting at it.
+    let f = narrow(&trace, "--match=glob -F demo.MathUtil.fib");
+    assert_eq!(set(&f).len(), in_fib);
+    assert!((0..in_fib).all(|i| frames(&f, i)[0] == "demo.MathUtil.fib"));
+
+    // -N the class: none of its methods' locations stay.
+    let n = narrow(&trace, "-N demo.Bank");
+    assert!((0..set(&n).len()).all(|i| frames(&n, i)[0] != "demo.Bank"));
+    assert!(set(&n).len() < set(&trace).len());
+
+    // -D 1: every stack cut to its class; the counts stay, with the class.
+    let d = narrow(&trace, "-D 1");
+    assert!((0..set(&d).len()).all(|i| frames(&d, i).len() == 1));
+    assert_eq!(total(&d), total(&trace));
+
+    // -t, -r and --tid cannot apply to untimed whole-trace counts: notes.
+    // (uftrace takes -t and -r in one line as an error: two steps here.)
+    let steps = ["-t 5", "-r 1~9 --tid 1"]
+        .map(|line| Step::Uftrace(UftraceFilter::parse(line).expect("parses")));
+    let narrowed = transform::apply(&trace, &steps).expect("applies");
+    let notes: Vec<&str> = narrowed.notes.iter().map(|n| n.message.as_str()).collect();
+    assert!(notes.iter().any(|n| n.starts_with("-t:")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.starts_with("-r:")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.starts_with("--tid:")), "{notes:?}");
+    assert_eq!(total(&narrowed.trace), total(&trace));
+}

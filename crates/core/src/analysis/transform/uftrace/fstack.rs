@@ -17,7 +17,7 @@
 //!   numbers uftrace prints for it, odd as they may be.
 
 use super::records::{Kind, Record};
-use crate::model::{Spans, SPAN_ABANDONED};
+use crate::model::{Spans, SPAN_ABANDONED, SPAN_OPEN_AT_END};
 
 /// [`Fstack::self_time`] of a span uftrace does not report.
 pub const NOT_REPORTED: i64 = i64::MIN;
@@ -92,6 +92,9 @@ pub struct Fstack<'a> {
     out_count: i32,
     depth: i32,
     last_time: i64,
+    /// Where the decoder ended the calls still open at the end (uftrace's
+    /// last record of the task, perf events included).
+    open_end: Option<i64>,
     /// Calls that never return (abandoned) whose entry passed the filters:
     /// drawn, not counted.
     pub entered: Vec<u32>,
@@ -118,6 +121,7 @@ impl<'a> Fstack<'a> {
             out_count: 0,
             depth: settings.depth,
             last_time: 0,
+            open_end: None,
             entered: Vec::new(),
             self_time: vec![NOT_REPORTED; spans.len()],
             odd: Vec::new(),
@@ -178,6 +182,11 @@ impl<'a> Fstack<'a> {
     /// `fstack_account_time` and the stack count update after it.
     fn account(&mut self, r: Record) {
         let is_exit = r.kind != Kind::Entry;
+        let flags = self.spans.flags.get(r.span as usize).copied().unwrap_or(0);
+        if !is_exit && flags & SPAN_OPEN_AT_END != 0 {
+            let end = self.spans.end.get(r.span as usize).copied();
+            self.open_end = self.open_end.max(end);
+        }
         if !self.set {
             self.count = usize::from(r.depth) + usize::from(is_exit);
             let mut ancestor = r.span;
@@ -341,7 +350,10 @@ impl<'a> Fstack<'a> {
     /// are counted up to its last record (or to `-r`'s end as uftrace
     /// keeps it), shown or not.
     pub fn finish(&mut self) {
-        let last = self.settings.range_stop.unwrap_or(self.last_time);
+        let last = self
+            .settings
+            .range_stop
+            .unwrap_or(self.last_time.max(self.open_end.unwrap_or(i64::MIN)));
         while self.count > 0 {
             self.count -= 1;
             let at = self.count;

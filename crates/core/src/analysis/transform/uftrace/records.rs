@@ -16,7 +16,7 @@
 //! Off-CPU spans (`linux:schedule`) come from perf events in uftrace: the
 //! threshold and the range apply to them, the caller filter does not.
 
-use crate::model::{Spans, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_OPEN_AT_END};
+use crate::model::{Spans, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_OPEN_AT_END, SPAN_START_REPAIRED};
 
 /// What a record says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,10 +43,14 @@ pub struct Record {
 }
 
 /// Calls `emit` with every record of `spans` in time order: a span's entry
-/// at its start, its exit at its end (none for a span still open at the end
-/// of the data: uftrace closes those itself).
+/// at its start (none for the stack a task inherits: the data has no entry
+/// for it), its exit at its end (none for a span still open at the end of
+/// the data: uftrace closes those itself).
 pub fn for_each_record(spans: &Spans, mut emit: impl FnMut(Record)) {
     let mut open: Vec<u32> = Vec::new();
+    // The stack a task inherits (a forked child's) comes before its first
+    // record: the decoder repaired those starts; no entry was recorded.
+    let mut inherited = true;
     let close = |i: u32, emit: &mut dyn FnMut(Record)| {
         let i_us = i as usize;
         let flags = spans.flags.get(i_us).copied().unwrap_or(0);
@@ -67,7 +71,10 @@ pub fn for_each_record(spans: &Spans, mut emit: impl FnMut(Record)) {
                 close(j, &mut emit);
             }
         }
-        emit(record(spans, i as u32, Kind::Entry));
+        inherited &= spans.flags.get(i).copied().unwrap_or(0) & SPAN_START_REPAIRED != 0;
+        if !inherited {
+            emit(record(spans, i as u32, Kind::Entry));
+        }
         open.push(i as u32);
     }
     while let Some(j) = open.pop() {

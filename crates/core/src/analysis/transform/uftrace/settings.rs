@@ -37,20 +37,28 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Reads `filter` for `trace`; `Err` where uftrace stops.
-    pub fn new(trace: &Trace, filter: &UftraceFilter) -> Result<Plan, String> {
-        let mut plan = Plan {
-            name_flags: vec![0; trace.strings.len()],
+    /// A plan that keeps everything, for `names` string ids.
+    pub fn unfiltered(names: usize) -> Plan {
+        Plan {
+            name_flags: vec![0; names],
             callers: None,
             filter_in: false,
             depth: DEFAULT_DEPTH,
-            no_sched: !filter.caller.is_empty(),
+            no_sched: false,
             threshold: 0,
             start: None,
             stop: None,
             raw_stop: None,
             threads: None,
             warnings: Vec::new(),
+        }
+    }
+
+    /// Reads `filter` for `trace`; `Err` where uftrace stops.
+    pub fn new(trace: &Trace, filter: &UftraceFilter) -> Result<Plan, String> {
+        let mut plan = Plan {
+            no_sched: !filter.caller.is_empty(),
+            ..Plan::unfiltered(trace.strings.len())
         };
         plan.read_patterns(trace, filter);
         if let Some(d) = filter.depth {

@@ -154,3 +154,57 @@ fn retain<T>(column: &mut Vec<T>, keep: &[bool]) {
         keep.get(i - 1).copied().unwrap_or(false)
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(flags: &[(u32, u8)], callers: &[u32], depth: i32) -> Plan {
+        let mut name_flags = vec![0; 8];
+        for &(id, f) in flags {
+            name_flags[id as usize] = f;
+        }
+        let filter_in = flags.iter().any(|&(_, f)| f & NAME_IN != 0);
+        let callers = (!callers.is_empty()).then(|| {
+            let mut c = vec![false; 8];
+            for &id in callers {
+                c[id as usize] = true;
+            }
+            c
+        });
+        Plan {
+            name_flags,
+            callers,
+            filter_in,
+            depth,
+            ..Plan::unfiltered(8)
+        }
+    }
+
+    #[test]
+    fn stacks_read_as_nested_entries() {
+        let stack = [0, 1, 2, 3];
+        // -F 1: from the filter frame down.
+        assert_eq!(
+            project(&stack, &plan(&[(1, NAME_IN)], &[], 1024)),
+            Some(vec![1, 2, 3])
+        );
+        // -F 5 (not in the stack): dropped.
+        assert_eq!(project(&stack, &plan(&[(5, NAME_IN)], &[], 1024)), None);
+        // -N 2: dropped.
+        assert_eq!(project(&stack, &plan(&[(2, NAME_OUT)], &[], 1024)), None);
+        // -H 1: lifted out; it spends no depth, so -D 2 keeps 0 and 2.
+        assert_eq!(
+            project(&stack, &plan(&[(1, NAME_HIDE)], &[], 2)),
+            Some(vec![0, 2])
+        );
+        // -F 1 restores the depth budget: -D 1 keeps only 1.
+        assert_eq!(
+            project(&stack, &plan(&[(1, NAME_IN)], &[], 1)),
+            Some(vec![1])
+        );
+        // -C 2: through the caller frame, the rest merged into it.
+        assert_eq!(project(&stack, &plan(&[], &[2], 1024)), Some(vec![0, 1, 2]));
+        assert_eq!(project(&[0, 1], &plan(&[], &[2], 1024)), None);
+    }
+}
