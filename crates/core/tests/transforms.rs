@@ -12,7 +12,7 @@ mod common;
 
 use common::{checked, fixtures, read_folder, Rng};
 use flamedrop_core::analysis::calltree::{build, Source};
-use flamedrop_core::analysis::transform::{apply, resource_of, Stack, Step};
+use flamedrop_core::analysis::transform::{apply, apply_more, resource_of, Stack, Step};
 use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
 use flamedrop_core::{decode_files, Trace};
 use std::collections::BTreeMap;
@@ -428,9 +428,16 @@ fn every_transform_on_every_fixture_leaves_a_sound_trace() {
                 "{name}, {step:?}"
             );
         }
-        // All of them stacked, as a person narrowing step by step would.
+        // All of them stacked, as a person narrowing step by step would;
+        // pushing a step on a narrowed trace gives what the whole stack gives.
         let narrowed = apply(trace, &steps[..3]).expect("applies");
         assert_eq!(narrowed.trace.check(), Vec::<String>::new(), "{name}");
+        let two = apply(trace, &steps[..2]).expect("applies");
+        let pushed = apply_more(two, &steps[2..3], 2).expect("applies");
+        assert_eq!(pushed.notes, narrowed.notes, "{name}");
+        for (a, b) in narrowed.trace.threads.iter().zip(&pushed.trace.threads) {
+            assert_eq!((&a.spans.name, &a.spans.end), (&b.spans.name, &b.spans.end));
+        }
         let text = Stack { steps }.to_string();
         assert_eq!(text.parse::<Stack>().map(|s| s.to_string()), Ok(text));
     }

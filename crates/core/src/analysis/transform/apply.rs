@@ -17,7 +17,7 @@ pub fn apply(trace: &Trace, steps: &[Step]) -> Result<Narrowed, StepError> {
             notes,
         });
     };
-    let mut narrowed = match first {
+    let narrowed = match first {
         Step::Uftrace(filter) => {
             let mut copy = trace.clone();
             uftrace::apply_filter(&mut copy, filter, 0, &mut notes)?;
@@ -34,19 +34,30 @@ pub fn apply(trace: &Trace, steps: &[Step]) -> Result<Narrowed, StepError> {
             copy
         }
     };
-    for (index, step) in rest.iter().enumerate() {
-        let index = index + 1;
-        match step {
-            Step::Uftrace(filter) => {
-                uftrace::apply_filter(&mut narrowed, filter, index, &mut notes)?
-            }
-            other => firefox::apply_transform(&mut narrowed, other, index, &mut notes)?,
-        }
-    }
-    Ok(Narrowed {
+    let narrowed = Narrowed {
         trace: narrowed,
         notes,
-    })
+    };
+    apply_more(narrowed, rest, 1)
+}
+
+/// Carries out `more` steps on a trace `apply` (or this) already narrowed,
+/// whose stack they continue from step index `first`: pushing one step on
+/// the page costs that step alone, not the whole stack again.
+pub fn apply_more(
+    mut narrowed: Narrowed,
+    more: &[Step],
+    first: usize,
+) -> Result<Narrowed, StepError> {
+    for (offset, step) in more.iter().enumerate() {
+        let index = first + offset;
+        let (trace, notes) = (&mut narrowed.trace, &mut narrowed.notes);
+        match step {
+            Step::Uftrace(filter) => uftrace::apply_filter(trace, filter, index, notes)?,
+            other => firefox::apply_transform(trace, other, index, notes)?,
+        }
+    }
+    Ok(narrowed)
 }
 
 /// A copy of `trace` whose threads have no spans (written by the first step).

@@ -66,7 +66,7 @@ impl SpanEdit {
     }
 
     /// Keeps span `from` with every column given.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, from: u32, start: i64, end: i64, depth: u16, name: StrId, taken: i64) {
         self.from.push(from);
         self.start.push(start);

@@ -8,7 +8,10 @@
 //! they read a decoded trace.
 //!
 //! The stack has one text form ([`text`]): the page's URL fragment holds it
-//! and `flamedrop report --transform` takes it.
+//! and `flamedrop report --transform` takes it. What each Firefox Profiler
+//! transform does to spans and stacks is told in the `firefox` module; a
+//! step that finds nothing to act on in some data says so in a
+//! [`StepNote`] rather than silently doing nothing.
 
 mod apply;
 pub mod edit;
@@ -18,7 +21,7 @@ pub mod text;
 mod uftrace;
 pub mod uftrace_options;
 
-pub use apply::apply;
+pub use apply::{apply, apply_more};
 pub use firefox::resource_of;
 pub use names::NameSet;
 pub use uftrace_options::UftraceFilter;
@@ -45,21 +48,25 @@ pub enum Step {
     /// "Focus on function": every outermost call of the function becomes a
     /// root; everything outside them goes.
     FocusFunction(String),
-    /// "Focus on function (self)": only the time the function spends in
-    /// itself, its calls as roots.
+    /// "Focus on self only": only the time the function spends in itself.
+    /// Its outermost calls become childless roots whose self time is that
+    /// of every call of it inside them (Firefox Profiler keeps the samples
+    /// whose leaf is the function, under one root).
     FocusSelf(String),
     /// "Collapse function": the function's callees go; their time becomes
     /// the function's self time.
     CollapseFunctionSubtree(String),
     /// "Collapse library/module/class": consecutive calls inside one
-    /// resource (uftrace module, Scaler library, SELogger class, sp-rtrace
-    /// module) become one call named after it.
+    /// resource (uftrace / SWAP / sp-rtrace module, Scaler library,
+    /// SELogger class; see [`resource_of`]) become one call named after it.
     CollapseResource(String),
     /// "Collapse direct recursion only": a call of the function made
     /// directly by the function merges into its caller.
     CollapseDirectRecursion(String),
     /// "Collapse recursion": every call of the function under another call
-    /// of it merges into the outer one, also through other functions.
+    /// of it merges into the outer one, also through other functions; the
+    /// calls in between are cut into pieces around the inner calls (they
+    /// are not on the stack while an inner call runs).
     CollapseRecursion(String),
     /// "Drop samples with this function": the function's calls and their
     /// callees go, with their time (as uftrace's `-N`: callers keep their

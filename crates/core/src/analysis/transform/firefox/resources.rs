@@ -104,13 +104,13 @@ impl Resources {
                 continue;
             }
             for (i, &name) in spans.name.iter().enumerate() {
-                if checked.get(name as usize).copied().unwrap_or(true) {
+                let Some(seen) = checked.get_mut(name as usize) else {
+                    continue;
+                };
+                if *seen || spans.details.groups_of(i as u32).is_empty() {
                     continue;
                 }
-                if spans.details.groups_of(i as u32).is_empty() {
-                    continue;
-                }
-                checked[name as usize] = true;
+                *seen = true;
                 let fields = spans.details_of(i as u32, &trace.strings);
                 if let Some(f) = fields.iter().find(|f| f.key == key) {
                     let r = self.id_of(trace, &f.value);
