@@ -1,24 +1,37 @@
-//! The `flamedrop` command: `report`, `diff` and `convert` on top of flamedrop-core.
+//! The `flamedrop` command: `report`, `diff` and `convert` on top of
+//! flamedrop-core, with uftrace's filter options and the page's transforms
+//! narrowing the trace first.
 
+mod args;
 mod files;
+mod narrow;
+mod option_check;
+mod usage_errors;
 
+use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};
+use clap::Parser;
+use flamedrop_core::analysis::report_sort::sort_functions;
 use flamedrop_core::analysis::{compare, report};
 use flamedrop_core::export;
+use narrow::Steps;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  flamedrop report PATH... [--json]
-  flamedrop diff BASE NEW [--json]
-  flamedrop convert PATH... --to chrome|speedscope|collapsed [-o FILE]
-
-PATH is a trace file, several files, or a folder (for example uftrace.data/).
-diff compares two traces of one program, function by function (BASE and NEW
-are each a trace file or a folder; deltas are NEW - BASE).";
-
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    // Named "flamedrop" in usage lines whatever the file is called.
+    let argv: Vec<String> = std::iter::once("flamedrop".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect();
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(error) => return usage_errors::report(&error, &argv),
+    };
+    let result = match cli.command {
+        Command::Report(args) => run_report(args),
+        Command::Diff(args) => run_diff(args),
+        Command::Convert(args) => run_convert(args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("flamedrop: {message}");
@@ -27,71 +40,50 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(USAGE.into());
-    };
-    let mut paths = Vec::new();
-    let mut json = false;
-    let mut to: Option<String> = None;
-    let mut output: Option<String> = None;
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--json" => json = true,
-            "--to" => to = Some(it.next().ok_or("--to needs a format")?.clone()),
-            "-o" | "--output" => output = Some(it.next().ok_or("-o needs a file")?.clone()),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}\n{USAGE}")),
-            path => paths.push(path.to_owned()),
+fn run_report(args: ReportArgs) -> Result<(), String> {
+    let steps = Steps::from_args(&args.narrow)?;
+    if let Some(keys) = &args.sort {
+        // Bad keys are told before the trace is read; uftrace refuses an
+        // empty list too (the core takes it as "no sorting").
+        if keys.is_empty() {
+            return Err("invalid sort key: ".into());
         }
+        sort_functions(&mut [], keys)?;
     }
-    if paths.is_empty() {
-        return Err(format!("no PATH given\n{USAGE}"));
+    let trace = steps.apply(files::decode_paths(&args.paths)?)?;
+    let mut r = report(&trace);
+    if let Some(keys) = &args.sort {
+        sort_functions(&mut r.functions, keys)?;
     }
-    if command == "diff" {
-        let [base, new] = paths.as_slice() else {
-            return Err(format!(
-                "diff needs exactly two traces, BASE and NEW\n{USAGE}"
-            ));
-        };
-        let base = files::decode_paths(std::slice::from_ref(base))?;
-        let new = files::decode_paths(std::slice::from_ref(new))?;
-        let (comparison, _) = compare(&base, &new)?;
-        let text = if json {
-            serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())? + "\n"
-        } else {
-            comparison.to_text()
-        };
-        return write_out(output, &text);
-    }
-    let trace = files::decode_paths(&paths)?;
-    let text = match command.as_str() {
-        "report" => {
-            let r = report(&trace);
-            if json {
-                serde_json::to_string_pretty(&r).map_err(|e| e.to_string())? + "\n"
-            } else {
-                r.to_text()
-            }
-        }
-        "convert" => match to.as_deref() {
-            Some("chrome") => export::chrome::to_chrome_json(&trace),
-            Some("collapsed") => export::collapsed::to_collapsed(&trace),
-            Some("speedscope") => export::speedscope::to_speedscope_json(&trace),
-            Some(other) => {
-                return Err(format!(
-                    "cannot convert to {other:?} (chrome, speedscope or collapsed)"
-                ))
-            }
-            None => return Err(format!("convert needs --to\n{USAGE}")),
-        },
-        other => return Err(format!("unknown command {other:?}\n{USAGE}")),
+    let text = if args.json {
+        serde_json::to_string_pretty(&r).map_err(|e| e.to_string())? + "\n"
+    } else {
+        r.to_text()
     };
-    write_out(output, &text)
+    write_out(args.output, &text)
+}
+
+fn run_diff(args: DiffArgs) -> Result<(), String> {
+    let base = files::decode_paths(std::slice::from_ref(&args.base))?;
+    let new = files::decode_paths(std::slice::from_ref(&args.new))?;
+    let (comparison, _) = compare(&base, &new)?;
+    let text = if args.json {
+        serde_json::to_string_pretty(&comparison).map_err(|e| e.to_string())? + "\n"
+    } else {
+        comparison.to_text()
+    };
+    write_out(args.output, &text)
+}
+
+fn run_convert(args: ConvertArgs) -> Result<(), String> {
+    let steps = Steps::from_args(&args.narrow)?;
+    let trace = steps.apply(files::decode_paths(&args.paths)?)?;
+    let text = match args.to {
+        Format::Chrome => export::chrome::to_chrome_json(&trace),
+        Format::Collapsed => export::collapsed::to_collapsed(&trace),
+        Format::Speedscope => export::speedscope::to_speedscope_json(&trace),
+    };
+    write_out(args.output, &text)
 }
 
 /// Writes `text` to the `-o` file, or to stdout.

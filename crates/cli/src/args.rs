@@ -1,0 +1,267 @@
+//! The command line as clap reads it: the subcommands `report`, `diff` and
+//! `convert`, and the narrowing options `report` and `convert` share —
+//! uftrace's filter options with uftrace's spellings, and `--transform` with
+//! the step list the page's URL holds.
+
+use clap::{Args, Parser, Subcommand};
+
+/// The whole command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "flamedrop",
+    version,
+    about = "Report, compare and convert traces (uftrace, Scaler, SELogger, sp-rtrace, SWAP).",
+    after_help = "PATH is a trace file, several files, a folder (for example uftrace.data/) \
+                  or an archive of one (.zip, .tar, .tar.gz).\n\
+                  Run 'flamedrop COMMAND --help' for a command's options."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Per-function calls with total and self time, per-thread counts,
+    /// allocations and diagnostics, laid out like `uftrace report`.
+    #[command(args_override_self = true)]
+    Report(ReportArgs),
+    /// Compare two traces of one program, function by function (deltas are
+    /// NEW - BASE; largest changes first, like `uftrace report --diff`).
+    #[command(args_override_self = true)]
+    Diff(DiffArgs),
+    /// Write the trace in another tool's format.
+    #[command(args_override_self = true)]
+    Convert(ConvertArgs),
+}
+
+/// `flamedrop report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The trace: a file, several files, a folder or an archive.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// Print the report as JSON (the object window.flamedrop.report() returns).
+    #[arg(long)]
+    pub json: bool,
+    /// Sort the functions by these keys, as uftrace: total, self, call, func
+    /// (comma-separated; default total).
+    #[arg(
+        short = 's',
+        long = "sort",
+        value_name = "KEY[,KEY]...",
+        allow_hyphen_values = true
+    )]
+    pub sort: Option<String>,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
+}
+
+/// `flamedrop diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The trace before: a file, a folder or an archive.
+    #[arg(value_name = "BASE")]
+    pub base: String,
+    /// The trace after: a file, a folder or an archive.
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// `flamedrop convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The trace: a file, several files, a folder or an archive.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// The format to write: chrome (Chrome trace JSON, for Perfetto and
+    /// chrome://tracing), speedscope (speedscope JSON) or collapsed (collapsed
+    /// stacks, for uftrace as `uftrace dump --flame-graph`).
+    #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
+    pub to: Format,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
+}
+
+/// What `convert --to` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Chrome,
+    Speedscope,
+    Collapsed,
+}
+
+/// Reads `--to`, with the wording the command has always used.
+fn parse_format(text: &str) -> Result<Format, String> {
+    match text {
+        "chrome" => Ok(Format::Chrome),
+        "speedscope" => Ok(Format::Speedscope),
+        "collapsed" => Ok(Format::Collapsed),
+        other => Err(format!(
+            "cannot convert to {other:?} (chrome, speedscope or collapsed)"
+        )),
+    }
+}
+
+/// The narrowing options of `report` and `convert`. uftrace's options make
+/// one filter step, applied first; `--transform`'s steps follow.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Filters (uftrace's options)")]
+pub struct NarrowArgs {
+    /// Only FUNC's calls and what they call (regex; several with ';' or by
+    /// repeating the option).
+    #[arg(
+        short = 'F',
+        long = "filter",
+        value_name = "FUNC",
+        allow_hyphen_values = true
+    )]
+    pub filter: Vec<String>,
+    /// Drop FUNC's calls with what they call.
+    #[arg(
+        short = 'N',
+        long = "notrace",
+        value_name = "FUNC",
+        allow_hyphen_values = true
+    )]
+    pub notrace: Vec<String>,
+    /// Hide FUNC's calls; what they call moves up one level.
+    #[arg(
+        short = 'H',
+        long = "hide",
+        value_name = "FUNC",
+        allow_hyphen_values = true
+    )]
+    pub hide: Vec<String>,
+    /// Only the call paths that lead to FUNC.
+    #[arg(
+        short = 'C',
+        long = "caller-filter",
+        value_name = "FUNC",
+        allow_hyphen_values = true
+    )]
+    pub caller: Vec<String>,
+    /// Only calls nested at most DEPTH levels deep.
+    #[arg(
+        short = 'D',
+        long = "depth",
+        value_name = "DEPTH",
+        allow_hyphen_values = true,
+        value_parser = parse_depth
+    )]
+    pub depth: Option<u32>,
+    /// Hide calls shorter than TIME (e.g. 5us; units ns, us, ms, s, m).
+    #[arg(
+        short = 't',
+        long = "time-filter",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    pub time_filter: Option<String>,
+    /// Only what runs in the time range (A~B, A~ or ~B; timestamps, or
+    /// elapsed times with a unit such as 40us~2ms).
+    #[arg(
+        short = 'r',
+        long = "time-range",
+        value_name = "RANGE",
+        allow_hyphen_values = true
+    )]
+    pub time_range: Option<String>,
+    /// Only these tasks (comma-separated thread ids).
+    #[arg(long = "tid", value_name = "TID[,TID]...", allow_hyphen_values = true)]
+    pub tid: Vec<String>,
+    /// How FUNC patterns match: regex (the default) or glob.
+    #[arg(
+        long = "match",
+        value_name = "TYPE",
+        allow_hyphen_values = true,
+        value_parser = parse_match
+    )]
+    pub match_type: Option<String>,
+    /// Then these steps, as the page's URL holds them (narrow=), e.g.
+    /// mf:malloc~ff:main
+    ///
+    /// Steps are joined by '~', each CODE:ARGUMENT with CODE one of u (uftrace
+    /// options, e.g. u:-F%20main), mf (merge function), mcn (merge call
+    /// node: a path, names joined by '>'), f (focus on subtree: a path), ff
+    /// (focus on function), fs (focus on self), cfs (collapse function
+    /// subtree), cr (collapse resource), drec (collapse direct recursion),
+    /// rec (collapse recursion), df (drop function). Arguments may be
+    /// percent-encoded. Repeated, the lists join in order.
+    #[arg(
+        long = "transform",
+        value_name = "STEPS",
+        allow_hyphen_values = true,
+        help_heading = "Transforms (Firefox Profiler's)"
+    )]
+    pub transform: Vec<String>,
+}
+
+/// `-D`: a positive depth, as uftrace accepts.
+fn parse_depth(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(depth) if depth > 0 => Ok(depth),
+        _ => Err(format!("invalid depth given: {text}")),
+    }
+}
+
+/// `--match`: uftrace's two pattern kinds.
+fn parse_match(text: &str) -> Result<String, String> {
+    match text {
+        "regex" | "glob" => Ok(text.to_owned()),
+        other => Err(format!("invalid match pattern: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(args: &[&str]) -> ReportArgs {
+        let line = ["flamedrop", "report", "trace.dat"].iter().chain(args);
+        match Cli::try_parse_from(line).map(|cli| cli.command) {
+            Ok(Command::Report(report)) => report,
+            other => panic!("{args:?} read as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn patterns_repeat_and_single_values_take_the_last() {
+        let r = report(&["-F", "a", "-Fb", "--filter=c;d", "-D", "3", "--depth=2"]);
+        assert_eq!(r.narrow.filter, ["a", "b", "c;d"]);
+        assert_eq!(r.narrow.depth, Some(2));
+        let r = report(&[
+            "--tid", "1,2", "--tid=3", "-t", "1us", "-t5us", "-s", "call",
+        ]);
+        assert_eq!(r.narrow.tid, ["1,2", "3"]);
+        assert_eq!(r.narrow.time_filter.as_deref(), Some("5us"));
+        assert_eq!(r.sort.as_deref(), Some("call"));
+        // As getopt: the word after an option is its value even if it starts with '-'.
+        let r = report(&["-N", "-weird", "-r", "~1ms"]);
+        assert_eq!(r.narrow.notrace, ["-weird"]);
+        assert_eq!(r.narrow.time_range.as_deref(), Some("~1ms"));
+    }
+
+    #[test]
+    fn paths_and_options_mix_in_any_order() {
+        let line = ["flamedrop", "report", "-F", "main", "a", "--json", "b"];
+        let Ok(Command::Report(r)) = Cli::try_parse_from(line).map(|c| c.command) else {
+            panic!("not read");
+        };
+        assert_eq!(r.paths, ["a", "b"]);
+        assert!(r.json);
+    }
+}
