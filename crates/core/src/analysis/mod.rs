@@ -9,6 +9,7 @@ pub mod diff_table;
 pub mod flamegraph;
 pub mod inverted;
 pub mod report;
+pub mod report_sort;
 pub mod sandwich;
 pub mod search;
 pub mod transform;
