@@ -11,6 +11,7 @@ use super::{App, Msg};
 use crate::browser::{self, pace::yield_to_browser, pace::Pace};
 use crate::loading::unpack::index_trace;
 use crate::script_api::narrow::Settle;
+use crate::view_model::filter_line::check_stack;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::narrowing::{NarrowTiming, Plan};
 use crate::view_model::{Compared, Loaded};
@@ -53,6 +54,10 @@ impl App {
         settle: Option<Settle>,
     ) -> bool {
         self.settles.extend(settle);
+        if let Err(message) = check_stack(&target) {
+            self.narrowing_failed(message);
+            return true;
+        }
         let page = &mut self.page;
         page.views.narrow = target.clone();
         let Some(base) = page.base.clone() else {
@@ -95,15 +100,19 @@ impl App {
                 narrowing.timing = Some(o.timing);
                 self.show_narrowed();
             }
-            Err(message) => {
-                gloo::console::warn!(format!("flamedrop: narrowing: {message}"));
-                narrowing.fail(message.clone());
-                self.page.views.narrow = narrowing.applied();
-                browser::set_fragment(&self.page.views.to_fragment());
-                self.settle(Err(message));
-            }
+            Err(message) => self.narrowing_failed(message),
         }
         true
+    }
+
+    /// The request could not apply: the applied stack stays, in the URL too.
+    fn narrowing_failed(&mut self, message: String) {
+        gloo::console::warn!(format!("flamedrop: narrowing: {message}"));
+        let page = &mut self.page;
+        page.narrowing.fail(message.clone());
+        page.views.narrow = page.narrowing.applied();
+        browser::set_fragment(&page.views.to_fragment());
+        self.settle(Err(message));
     }
 
     /// Shows the narrowing's result: every view, the comparison, the search

@@ -5,10 +5,11 @@
 //! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
 //! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
 //! highlights ([`highlight`]), the narrowing stack's results
-//! ([`narrowing`]) and how numbers and names are written ([`text`]).
+//! ([`narrowing`]), the filter box's line ([`filter_line`]) and how numbers and names are written ([`text`]).
 
 pub mod compared;
 pub mod diff;
+pub mod filter_line;
 pub mod highlight;
 pub mod loaded;
 pub mod narrowing;

@@ -1,10 +1,11 @@
 //! The filter box (`input#narrow-filter`): uftrace's filter options as one
 //! typed line (`-F main -N ^std:: -D 4 -t 5us`), read by
-//! `UftraceFilter::parse`; Enter pushes them as one step. A line that does
+//! `view_model::filter_line`; Enter pushes them as one step. A line that does
 //! not read, or a step that could not apply (given by the app), is shown in
 //! `#narrow-error` and the stack stays as it was.
 
-use flamedrop_core::analysis::transform::{Step, UftraceFilter};
+use crate::view_model::filter_line::read_filter_line;
+use flamedrop_core::analysis::transform::Step;
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
@@ -28,7 +29,7 @@ pub fn filter_input(props: &Props) -> Html {
                 return;
             }
             let input: HtmlInputElement = e.target_unchecked_into();
-            match UftraceFilter::parse(&input.value()) {
+            match read_filter_line(&input.value()) {
                 Ok(filter) if filter.is_empty() => parse_error.set(None),
                 Ok(filter) => {
                     parse_error.set(None);
@@ -47,7 +48,8 @@ pub fn filter_input(props: &Props) -> Html {
     html! {
         <span class="narrow-filter">
             <input id="narrow-filter" type="text" spellcheck="false" autocomplete="off"
-                placeholder="uftrace filters: -F main -N ^std:: -D 4 -t 5us  (Enter)"
+                placeholder="Filter: -F main -N ^std:: -D 4 -t 5us"
+                title="uftrace filter options (-F -N -H -C -D -t -r --tid --match=glob); Enter adds them as one step"
                 aria-label="Narrow with uftrace filter options" aria-describedby="narrow-error"
                 aria-invalid={error.is_some().to_string()} readonly={props.busy}
                 class={classes!(error.is_some().then_some("invalid"))} {onkeydown} {oninput} />
