@@ -124,7 +124,9 @@ impl App {
         let c = &mut self.page.compare;
         c.error = None;
         c.panel = false;
+        c.decoded = Some(loaded.clone());
         c.compared = Some(Rc::new(Compared::new(base, loaded)));
+        self.narrow_comparison(ctx);
         ctx.link()
             .send_message(Msg::Views(ViewChange::View(View::Diff)));
     }

@@ -25,7 +25,7 @@ use crate::ui::compare::CompareRequest;
 use crate::ui::flamechart::publish::{ChartReport, OnReport};
 use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
-use crate::view_model::{ViewChange, ViewState};
+use crate::view_model::{Loaded, ViewChange, ViewState};
 use flamedrop_core::analysis::transform::{Stack, Step};
 use gloo::events::EventListener;
 use page::PageState;
@@ -88,6 +88,8 @@ pub enum Msg {
     /// A narrowing ended: (request number, its stack, the result or why it
     /// failed).
     Narrowed(u32, Stack, Box<Result<narrow::Outcome, String>>),
+    /// The comparison trace is narrowed: (request number, result).
+    ComparisonNarrowed(u32, Result<Rc<Loaded>, String>),
 }
 
 /// Which load a message is about.
@@ -256,7 +258,8 @@ impl App {
             Msg::PushStep(step) => return self.push_step(ctx, step),
             Msg::PopTo(keep) => return self.pop_to(ctx, keep),
             Msg::SetStack(stack, settle) => return self.narrow_to(ctx, stack, settle),
-            Msg::Narrowed(n, stack, outcome) => return self.narrowed(n, stack, *outcome),
+            Msg::Narrowed(n, stack, outcome) => return self.narrowed(ctx, n, stack, *outcome),
+            Msg::ComparisonNarrowed(n, outcome) => return self.comparison_narrowed(n, outcome),
             Msg::Export(kind) => {
                 if let Err(e) = export::download(page, &self.published.borrow(), kind) {
                     gloo::console::warn!(format!("flamedrop: export: {e}"));

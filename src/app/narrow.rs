@@ -71,7 +71,7 @@ impl App {
         if plan.rest.is_empty() {
             page.narrowing.finish(target, plan.done, None, Vec::new());
             page.narrowing.timing = Some(NarrowTiming::default());
-            self.show_narrowed();
+            self.show_narrowed(ctx);
             return true;
         }
         let link = ctx.link().clone();
@@ -86,6 +86,7 @@ impl App {
     /// A narrowing ended; true to re-render.
     pub(super) fn narrowed(
         &mut self,
+        ctx: &Context<Self>,
         generation: u32,
         target: Stack,
         outcome: Result<Outcome, String>,
@@ -98,7 +99,7 @@ impl App {
             Ok(o) => {
                 narrowing.finish(target, o.done, Some(o.loaded), o.notes);
                 narrowing.timing = Some(o.timing);
-                self.show_narrowed();
+                self.show_narrowed(ctx);
             }
             Err(message) => self.narrowing_failed(message),
         }
@@ -118,7 +119,7 @@ impl App {
     /// Shows the narrowing's result: every view, the comparison, the search
     /// and the highlight move to it; the selection (spans of the old trace)
     /// goes.
-    fn show_narrowed(&mut self) {
+    fn show_narrowed(&mut self, ctx: &Context<Self>) {
         let page = &mut self.page;
         let Some(base) = &page.base else {
             return;
@@ -133,16 +134,62 @@ impl App {
             .highlight
             .take()
             .map(|h| Rc::new(Highlight::new(&shown.trace, h.field.clone())));
-        let c = &mut page.compare;
-        c.compared = c
-            .compared
-            .take()
-            .map(|c| Rc::new(Compared::new(shown.clone(), c.new.clone())));
         page.trace = Some(shown);
         page.shown_version = page.shown_version.wrapping_add(1);
         page.refresh_search();
         let text = page.views.narrow.to_string();
         self.settle(Ok(text));
+        self.narrow_comparison(ctx);
+    }
+
+    /// Narrows the comparison trace, if one is open, by the applied stack
+    /// (in a task of its own) and compares it with the trace on screen;
+    /// until then the comparison trace is compared as decoded.
+    pub(super) fn narrow_comparison(&mut self, ctx: &Context<Self>) {
+        let page = &mut self.page;
+        let c = &mut page.compare;
+        let (Some(shown), Some(decoded)) = (page.trace.clone(), c.decoded.clone()) else {
+            return;
+        };
+        c.narrowings = c.narrowings.wrapping_add(1);
+        c.compared = Some(Rc::new(Compared::new(shown, decoded.clone())));
+        let steps = page.narrowing.applied().steps;
+        if steps.is_empty() {
+            return;
+        }
+        let plan = Plan {
+            done: 0,
+            from: decoded,
+            rest: steps,
+        };
+        let (link, generation) = (ctx.link().clone(), c.narrowings);
+        wasm_bindgen_futures::spawn_local(async move {
+            after_paint().await;
+            let outcome = run(plan).await.map(|o| o.loaded);
+            link.send_message(Msg::ComparisonNarrowed(generation, outcome));
+        });
+    }
+
+    /// The comparison trace is narrowed; true to re-render.
+    pub(super) fn comparison_narrowed(
+        &mut self,
+        generation: u32,
+        outcome: Result<Rc<Loaded>, String>,
+    ) -> bool {
+        let c = &mut self.page.compare;
+        let Some(shown) = self.page.trace.clone() else {
+            return false;
+        };
+        if generation != c.narrowings || c.decoded.is_none() {
+            return false;
+        }
+        match outcome {
+            Ok(narrowed) => c.compared = Some(Rc::new(Compared::new(shown, narrowed))),
+            Err(message) => c.error = Some(format!(
+                "the comparison trace is shown whole, the narrowing did not apply to it: {message}"
+            )),
+        }
+        true
     }
 
     /// Tells the scripts waiting on a narrowing how it ended.

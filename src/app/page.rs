@@ -41,8 +41,13 @@ impl Phase {
 /// The comparison trace's side of the page.
 pub struct CompareState {
     pub slot: LoadSlot,
-    /// The comparison, once its trace is loaded.
+    /// The comparison, once its trace is loaded: the trace on screen and
+    /// the comparison trace, both narrowed by the stack.
     pub compared: Option<Rc<Compared>>,
+    /// The comparison trace as decoded.
+    pub decoded: Option<Rc<Loaded>>,
+    /// Counts the comparison's narrowings; an older one's result is dropped.
+    pub narrowings: u32,
     /// Why the last comparison load failed.
     pub error: Option<String>,
     /// The compare panel is open.
@@ -98,6 +103,8 @@ impl PageState {
                 // One worker decodes a comparison: it is never split.
                 slot: LoadSlot::new(false),
                 compared: None,
+                decoded: None,
+                narrowings: 0,
                 error: None,
                 panel: false,
             },
@@ -152,6 +159,8 @@ impl PageState {
         c.slot.cancel();
         c.error = None;
         c.compared = None;
+        c.decoded = None;
+        c.narrowings = c.narrowings.wrapping_add(1);
     }
 
     /// Recompiles the search against the trace on screen.

@@ -174,3 +174,40 @@ test('flamedrop.narrow(text) narrows from a script and resolves once report() sh
     assert.equal(await page.evaluate(() => window.flamedrop.narrow('')), '');
     assert.deepEqual(await pageReport(page), full);
   }));
+
+test('the diff compares both traces narrowed by the stack', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const diffCase = path.join(__dirname, '..', 'fixtures', 'uftrace-diff');
+    const [before, after] = ['base', 'new'].map((side) => path.join(diffCase, side, 'uftrace.data'));
+    const report = (dir, ...args) =>
+      JSON.parse(execFileSync(cliPath(), ['report', '--json', ...args, dir], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    await page.goto(base);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle' && window.flamedrop);
+    await page.setInputFiles('#open-folder', before);
+    await waitForState(page, 'ready');
+    await page.click('#compare');
+    await page.waitForSelector('#compare-panel');
+    await page.setInputFiles('#compare-folder', after);
+    await page.waitForFunction(() => window.flamedrop.diff() != null, null, { timeout: 60_000 });
+    const whole = await page.evaluate(() => window.flamedrop.diff());
+    assert.ok(whole.functions.some((f) => f.name === 'parse'), 'parse is compared before narrowing');
+
+    await page.evaluate(() => window.flamedrop.narrow('u:-F%20compute'));
+    // The comparison trace is narrowed in a task of its own after the trace on screen.
+    await page.waitForFunction(() => !window.flamedrop.diff().functions.some((f) => f.name === 'parse'), null, {
+      timeout: 60_000,
+    });
+    const narrowed = await page.evaluate(() => window.flamedrop.diff());
+    const calls = (r) => new Map(r.functions.map((f) => [f.name, f.calls]));
+    const [b, a] = [calls(report(before, '-F', 'compute')), calls(report(after, '-F', 'compute'))];
+    assert.deepEqual(new Set(narrowed.functions.map((f) => f.name)), new Set([...b.keys(), ...a.keys()]));
+    for (const f of narrowed.functions) {
+      assert.equal(f.base.calls, b.get(f.name) || 0, `${f.name}: base calls`);
+      assert.equal(f.new.calls, a.get(f.name) || 0, `${f.name}: new calls`);
+    }
+    await page.click('#view-diff');
+    await saveShots(page, [OUT], 'narrow-diff.png');
+    await page.evaluate(() => window.flamedrop.narrow(''));
+    await page.waitForFunction(() => window.flamedrop.diff().functions.some((f) => f.name === 'parse'));
+    assert.deepEqual(await page.evaluate(() => window.flamedrop.diff()), whole, 'popping back does not give the whole diff');
+  }));
