@@ -185,9 +185,11 @@ impl App {
         }
         match outcome {
             Ok(narrowed) => c.compared = Some(Rc::new(Compared::new(shown, narrowed))),
-            Err(message) => c.error = Some(format!(
+            Err(message) => {
+                c.error = Some(format!(
                 "the comparison trace is shown whole, the narrowing did not apply to it: {message}"
-            )),
+            ))
+            }
         }
         true
     }
