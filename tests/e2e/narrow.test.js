@@ -7,7 +7,7 @@
 // script. The demo c-pthreads-mutex is the fixture tests/fixtures/uftrace/c-pthreads-mutex.
 'use strict';
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
@@ -210,4 +210,40 @@ test('the diff compares both traces narrowed by the stack', (t) =>
     await page.evaluate(() => window.flamedrop.narrow(''));
     await page.waitForFunction(() => window.flamedrop.diff().functions.some((f) => f.name === 'parse'));
     assert.deepEqual(await page.evaluate(() => window.flamedrop.diff()), whole, 'popping back does not give the whole diff');
+  }));
+
+test('every kind of step set from a script gives the report() and the notes `flamedrop report --transform` gives', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openDemo(page, base);
+    const full = await pageReport(page);
+    const stacks = [
+      'mf:update_shared',
+      'mcn:main>pthread_create',
+      'f:worker>update_shared',
+      'ff:update_shared',
+      'fs:update_shared',
+      'cfs:update_shared',
+      'cr:libc.so.6',
+      'drec:worker',
+      'rec:worker',
+      'df:compute',
+      'u:-H%20update_shared~ff:compute~u:-D%202',
+      'u:-t%201us~mf:worker',
+      'u:-r%20568.292us%7E1.137ms',
+    ];
+    for (const stack of stacks) {
+      const run = spawnSync(cliPath(), ['report', '--json', '--transform', stack, fixtureDir(CASE)], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
+      assert.equal(run.status, 0, `${stack}: ${run.stderr}`);
+      const notes = run.stderr.split('\n').filter((l) => /note: --transform step/.test(l)).length;
+      const applied = await page.evaluate((s) => window.flamedrop.narrow(s), stack);
+      assert.equal(applied, stack);
+      assert.deepEqual(await pageReport(page), JSON.parse(run.stdout), `report() differs from the CLI for ${stack}`);
+      const n = await page.evaluate(() => window.flamedrop.narrowing());
+      assert.equal(n.notes.length, notes, `${stack}: notes ${JSON.stringify(n.notes)} against the CLI's ${run.stderr}`);
+      assert.equal(await page.evaluate(() => window.flamedrop.narrow('')), '');
+    }
+    assert.deepEqual(await pageReport(page), full);
   }));
