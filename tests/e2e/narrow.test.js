@@ -128,6 +128,17 @@ test('a reload restores the stack from the URL fragment', (t) =>
     assert.equal(await page.evaluate(() => window.flamedrop.state().view), 'calltree');
   }));
 
+test('a link whose stack cannot apply shows the trace whole, says why and drops the stack from the URL', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openDemo(page, base, '#view=flamegraph&narrow=mf:compute~u:-F%20worker(');
+    await page.waitForSelector('#narrow-error');
+    const n = await page.evaluate(() => window.flamedrop.narrowing());
+    assert.equal(n.stack, '');
+    assert.match(n.error, /^step 2 \(uftrace -F worker\(\): failed to set filter or trigger/);
+    assert.deepEqual(await pageReport(page), cli());
+    assert.equal(new URL(page.url()).hash, '#view=flamegraph');
+  }));
+
 test('a bad option or pattern is shown beside the box and leaves the stack as it was', (t) =>
   withPage(t, async ({ page, base }) => {
     await openDemo(page, base);
@@ -159,6 +170,10 @@ test('a bad option or pattern is shown beside the box and leaves the stack as it
     assert.equal(noted.notes.length, 1);
     assert.match(await page.textContent('#narrow-notes'), /^Step 1: failed to set filter or trigger: no_such_function/);
     await saveShots(page, [OUT], 'narrow-note.png');
+    await typeFilter(page, '-D x');
+    await page.waitForSelector('#narrow-error');
+    await page.click('#theme-toggle');
+    await saveShots(page, [OUT], 'narrow-note-error-dark.png');
   }));
 
 test('flamedrop.narrow(text) narrows from a script and resolves once report() shows it', (t) =>
