@@ -96,6 +96,9 @@ test('filter bar: -F then -N narrow report() as the CLI and uftrace; the breadcr
     assert.deepEqual(await crumbs(page), ['Full trace', 'uftrace -F worker', 'uftrace -N update_shared']);
     await page.click('#theme-toggle');
     await saveShots(page, [OUT], 'narrow-dark.png');
+    await page.evaluate(() => window.flamedrop.view('flamegraph'));
+    await saveShots(page, [OUT], 'narrow-flamegraph-dark.png');
+    await page.evaluate(() => window.flamedrop.view('timeline'));
 
     // Back one step (a kept result: nothing to carry out), then to the whole trace.
     await page.click('#narrow-breadcrumb .crumb[data-keep="1"]');
