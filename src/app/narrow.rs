@@ -20,6 +20,9 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// How long a narrowing waits for the frame that shows the busy state.
+const NO_FRAME_MS: i32 = 200;
+
 /// A narrowing carried out.
 pub struct Outcome {
     /// Steps of the stack that a kept result had already carried out.
@@ -59,6 +62,13 @@ impl App {
             return true;
         }
         let page = &mut self.page;
+        if page.base.is_some()
+            && page.narrowing.busy.is_none()
+            && page.narrowing.applied() == target
+        {
+            self.settle(Ok(target.to_string()));
+            return false; // already shown
+        }
         page.views.narrow = target.clone();
         let Some(base) = page.base.clone() else {
             // Applied when a trace is shown.
@@ -249,11 +259,17 @@ fn describe(plan: &Plan, error: &StepError) -> String {
     )
 }
 
-/// Resolves once the browser has painted the next frame (the busy state).
+/// Resolves once the browser has painted the next frame (the busy state),
+/// or after [`NO_FRAME_MS`] in a tab that draws no frames (hidden).
 async fn after_paint() {
     let frame = js_sys::Promise::new(&mut |resolve, _reject| {
-        let asked =
-            web_sys::window().map(|w| w.request_animation_frame(resolve.unchecked_ref()).is_ok());
+        let asked = web_sys::window().map(|w| {
+            let timeout = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                resolve.unchecked_ref(),
+                NO_FRAME_MS,
+            );
+            w.request_animation_frame(resolve.unchecked_ref()).is_ok() || timeout.is_ok()
+        });
         if asked != Some(true) {
             let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
         }
