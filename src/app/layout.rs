@@ -1,7 +1,7 @@
 //! How the page is laid out: the top bar (brand, what is open, the view
 //! controls, the compare panel, the open buttons) above the body (welcome,
-//! progress, or the workspace with the timeline, the aggregated views and
-//! the sidebar), all drawn from the [`PageState`].
+//! progress, or the narrowing bar above the workspace with the timeline, the
+//! aggregated views and the sidebar), all drawn from the [`PageState`].
 
 use super::page::{PageState, Phase};
 use super::{App, Gathering, Msg};
@@ -13,6 +13,7 @@ use crate::ui::flamechart::publish::OnReport;
 use crate::ui::flamechart::FlameChart;
 use crate::ui::header::ViewControls;
 use crate::ui::help::Help;
+use crate::ui::narrow::NarrowBar;
 use crate::ui::progress::ProgressView;
 use crate::ui::sidebar::Sidebar;
 use crate::ui::welcome::Welcome;
@@ -107,7 +108,26 @@ fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>
         Phase::Loading(progress) => html! {
             <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
         },
-        Phase::Ready(loaded) => workspace(page, loaded, on_report, link),
+        Phase::Ready(loaded) => html! {
+            <>
+                { narrow_bar(page, link) }
+                { workspace(page, loaded, on_report, link) }
+            </>
+        },
+    }
+}
+
+/// The filter box, the breadcrumb of the stack and its notes.
+fn narrow_bar(page: &PageState, link: &Scope<App>) -> Html {
+    let n = &page.narrowing;
+    let labels = |s: &flamedrop_core::analysis::transform::Stack| {
+        s.steps.iter().map(|s| s.label()).collect::<Vec<_>>()
+    };
+    html! {
+        <NarrowBar steps={labels(&n.applied())} busy={n.busy.as_ref().map(labels)}
+            error={n.error.clone()} notes={n.notes().cloned().collect::<Vec<_>>()}
+            timing={n.timing.filter(|t| t.steps > 0).map(|t| (t.apply_ms, t.index_ms))}
+            on_push={link.callback(Msg::PushStep)} on_pop={link.callback(Msg::PopTo)} />
     }
 }
 
@@ -121,7 +141,7 @@ fn workspace(
     let views = &page.views;
     html! {
         <div class="workspace" data-view={views.view.name()}>
-            <FlameChart key={page.main.load()} loaded={loaded.clone()} selected={page.selected}
+            <FlameChart key={format!("{}.{}", page.main.load(), page.shown_version)} loaded={loaded.clone()} selected={page.selected}
                 on_select={link.callback(Msg::Select)} focus={page.focus}
                 hidden={views.view != View::Timeline} highlight={page.highlight.clone()} marks={page.marks.clone()}
                 colouring={page.colouring} on_report={on_report.clone()} range={views.range}

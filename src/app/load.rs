@@ -75,13 +75,14 @@ impl App {
         match (slot, step) {
             (_, LoadStep::Ignored) => return false,
             (_, LoadStep::Changed) => {}
-            (Slot::Main, LoadStep::Loaded(loaded, cost)) => self.show(loaded, cost),
+            (Slot::Main, LoadStep::Loaded(loaded, cost)) => self.show(ctx, loaded, cost),
             (Slot::Compare, LoadStep::Loaded(loaded, _)) => self.compare_with(ctx, loaded),
             (Slot::Main, LoadStep::Failed(message)) => {
                 start_spares();
                 gloo::console::warn!(format!("flamedrop: {message}"));
                 self.published.borrow_mut().set_loaded(None, None);
                 self.page.trace = None;
+                self.page.base = None;
                 self.page.error = Some(message);
             }
             (Slot::Compare, LoadStep::Failed(message)) => {
@@ -94,16 +95,23 @@ impl App {
         true
     }
 
-    /// The trace on screen is ready.
-    fn show(&mut self, loaded: Rc<Loaded>, cost: LoadCost) {
+    /// The trace on screen is ready: shown as decoded, then narrowed by the
+    /// stack the URL holds, if any.
+    fn show(&mut self, ctx: &Context<Self>, loaded: Rc<Loaded>, cost: LoadCost) {
         let page = &mut self.page;
         page.views.source = page.views.source.or_available(&loaded.trace);
         page.error = None;
         self.published
             .borrow_mut()
             .set_loaded(Some(loaded.clone()), Some(cost));
+        page.base = Some(loaded.clone());
+        page.narrowing.reset();
         page.trace = Some(loaded);
         page.refresh_search();
+        let stack = page.views.narrow.clone();
+        if !stack.steps.is_empty() {
+            self.narrow_to(ctx, stack, None);
+        }
         // Workers for the next load, once the first frames are drawn.
         gloo::timers::callback::Timeout::new(SPARES_AFTER_MS, start_spares).forget();
     }
@@ -116,7 +124,9 @@ impl App {
         let c = &mut self.page.compare;
         c.error = None;
         c.panel = false;
+        c.decoded = Some(loaded.clone());
         c.compared = Some(Rc::new(Compared::new(base, loaded)));
+        self.narrow_comparison(ctx);
         ctx.link()
             .send_message(Msg::Views(ViewChange::View(View::Diff)));
     }

@@ -9,6 +9,7 @@ pub mod export;
 pub mod keys;
 mod layout;
 mod load;
+mod narrow;
 pub mod page;
 
 use crate::browser;
@@ -17,13 +18,15 @@ use crate::loading::dropped::Dropped;
 use crate::loading::parts::workers_override;
 use crate::loading::slot::{Limits, LoadMsg};
 use crate::loading::{budget, demos, InputFile};
+use crate::script_api::narrow::Settle;
 use crate::script_api::{self, Published};
 use crate::timeline::SpanRef;
 use crate::ui::compare::CompareRequest;
 use crate::ui::flamechart::publish::{ChartReport, OnReport};
 use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
-use crate::view_model::{ViewChange, ViewState};
+use crate::view_model::{Loaded, ViewChange, ViewState};
+use flamedrop_core::analysis::transform::{Stack, Step};
 use gloo::events::EventListener;
 use page::PageState;
 use std::rc::Rc;
@@ -73,6 +76,20 @@ pub enum Msg {
     ToggleColour,
     /// From the compare panel.
     Compare(CompareRequest),
+    /// Push one narrowing step onto the stack (from the filter bar, a
+    /// node's menu or a key).
+    PushStep(Step),
+    /// Keep the first N steps of the stack (a breadcrumb item; 0: the whole
+    /// trace).
+    PopTo(usize),
+    /// Replace the whole stack (`flamedrop.narrow(text)`), telling the
+    /// script how it ended.
+    SetStack(Stack, Option<Settle>),
+    /// A narrowing ended: (request number, its stack, the result or why it
+    /// failed).
+    Narrowed(u32, Stack, Box<Result<narrow::Outcome, String>>),
+    /// The comparison trace is narrowed: (request number, result).
+    ComparisonNarrowed(u32, Result<Rc<Loaded>, String>),
 }
 
 /// Which load a message is about.
@@ -104,6 +121,8 @@ pub struct App {
     _os_theme: Option<EventListener>,
     /// The toggle chose the theme: the OS's changes no longer apply.
     theme_chosen: bool,
+    /// Scripts waiting on the narrowing under way.
+    settles: Vec<Settle>,
 }
 
 impl Component for App {
@@ -133,6 +152,7 @@ impl Component for App {
             _keys: keys::listen(ctx.link().callback(Msg::Key)),
             _os_theme: browser::on_os_theme(ctx.link().callback(Msg::OsTheme)),
             theme_chosen: false,
+            settles: Vec::new(),
         }
     }
 
@@ -162,6 +182,10 @@ impl Component for App {
         if first_render {
             let mut snapshot = self.published.borrow_mut();
             snapshot.commands = Some(ctx.link().callback(Msg::Views));
+            snapshot.narrow_command = Some(
+                ctx.link()
+                    .callback(|(stack, settle)| Msg::SetStack(stack, Some(settle))),
+            );
             self.page.publish(&mut snapshot);
             drop(snapshot);
             script_api::install(&self.published);
@@ -231,6 +255,11 @@ impl App {
             }
             Msg::Help(open) => page.help = open,
             Msg::Key(key) => return keys::on_key(page, ctx.link(), &key),
+            Msg::PushStep(step) => return self.push_step(ctx, step),
+            Msg::PopTo(keep) => return self.pop_to(ctx, keep),
+            Msg::SetStack(stack, settle) => return self.narrow_to(ctx, stack, settle),
+            Msg::Narrowed(n, stack, outcome) => return self.narrowed(ctx, n, stack, *outcome),
+            Msg::ComparisonNarrowed(n, outcome) => return self.comparison_narrowed(n, outcome),
             Msg::Export(kind) => {
                 if let Err(e) = export::download(page, &self.published.borrow(), kind) {
                     gloo::console::warn!(format!("flamedrop: export: {e}"));

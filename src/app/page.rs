@@ -6,10 +6,12 @@
 
 use crate::loading::slot::{LoadSlot, Progress};
 use crate::render::colors::Colouring;
+use crate::script_api::narrow::NarrowReport;
 use crate::script_api::Snapshot;
 use crate::timeline::SpanRef;
 use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
+use crate::view_model::narrowing::Narrowing;
 use crate::view_model::ViewState;
 use crate::view_model::{Compared, Loaded};
 use flamedrop_core::analysis::search::{count, MatchCount, Matcher};
@@ -39,8 +41,13 @@ impl Phase {
 /// The comparison trace's side of the page.
 pub struct CompareState {
     pub slot: LoadSlot,
-    /// The comparison, once its trace is loaded.
+    /// The comparison, once its trace is loaded: the trace on screen and
+    /// the comparison trace, both narrowed by the stack.
     pub compared: Option<Rc<Compared>>,
+    /// The comparison trace as decoded.
+    pub decoded: Option<Rc<Loaded>>,
+    /// Counts the comparison's narrowings; an older one's result is dropped.
+    pub narrowings: u32,
     /// Why the last comparison load failed.
     pub error: Option<String>,
     /// The compare panel is open.
@@ -51,8 +58,16 @@ pub struct CompareState {
 pub struct PageState {
     /// The load of the trace on screen.
     pub main: LoadSlot,
-    /// The trace on screen.
+    /// The trace on screen, as the narrowing stack leaves it: what every
+    /// view reads.
     pub trace: Option<Rc<Loaded>>,
+    /// The trace on screen as decoded.
+    pub base: Option<Rc<Loaded>>,
+    /// The narrowing stack's results (the stack itself is `views.narrow`).
+    pub narrowing: Narrowing,
+    /// Counts the traces shown since the load (a narrowing shows another):
+    /// the timeline starts afresh on each.
+    pub shown_version: u32,
     /// Why the last load failed.
     pub error: Option<String>,
     pub compare: CompareState,
@@ -80,11 +95,16 @@ impl PageState {
         PageState {
             main: LoadSlot::new(true),
             trace: None,
+            base: None,
+            narrowing: Narrowing::default(),
+            shown_version: 0,
             error: None,
             compare: CompareState {
                 // One worker decodes a comparison: it is never split.
                 slot: LoadSlot::new(false),
                 compared: None,
+                decoded: None,
+                narrowings: 0,
                 error: None,
                 panel: false,
             },
@@ -122,6 +142,8 @@ impl PageState {
     /// against).
     pub fn forget_trace(&mut self) {
         self.trace = None;
+        self.base = None;
+        self.narrowing.reset();
         self.error = None;
         self.selected = None;
         self.focus = None;
@@ -137,6 +159,8 @@ impl PageState {
         c.slot.cancel();
         c.error = None;
         c.compared = None;
+        c.decoded = None;
+        c.narrowings = c.narrowings.wrapping_add(1);
     }
 
     /// Recompiles the search against the trace on screen.
@@ -169,5 +193,6 @@ impl PageState {
         snapshot.views.clone_from(&self.views);
         snapshot.highlight.clone_from(&self.highlight);
         snapshot.colouring = self.colouring;
+        snapshot.narrowing = NarrowReport::of(&self.narrowing);
     }
 }

@@ -10,8 +10,8 @@ use crate::loading::parts::Answer;
 use crate::view_model::Loaded;
 use crate::wire::columns;
 use crate::wire::protocol::Phases;
-use flamedrop_core::layout::counter::CounterIndexBuilder;
-use flamedrop_core::layout::IndexBuilder;
+use flamedrop_core::layout::counter::{CounterIndex, CounterIndexBuilder};
+use flamedrop_core::layout::{IndexBuilder, ThreadIndex};
 use flamedrop_core::model::codec;
 use flamedrop_core::model::merge::move_threads;
 use flamedrop_core::Trace;
@@ -65,6 +65,16 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
     }
     let trace = whole.ok_or(DAMAGED)?;
     let indexing = crate::browser::now();
+    let (index, counter_index) = index_trace(&trace, &mut pace).await;
+    cost.index_ms = crate::browser::now() - indexing;
+    cost.phases.push(("page index".to_owned(), cost.index_ms));
+    Ok((Loaded::new(trace, index, counter_index, label), cost))
+}
+
+/// Each thread's rows and each counter's index (built here, where pauses
+/// are allowed, not in the first frame: sp-rtrace's live-memory counter took
+/// 15–35 ms there), in slices with a pause whenever `pace` says so.
+pub async fn index_trace(trace: &Trace, pace: &mut Pace) -> (Vec<ThreadIndex>, Vec<CounterIndex>) {
     let mut index = Vec::with_capacity(trace.threads.len());
     for thread in &trace.threads {
         let mut builder = IndexBuilder::new();
@@ -74,20 +84,16 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         index.push(builder.finish());
         pace.tick().await;
     }
-    // Counter tracks are indexed here, where pauses are allowed, not in the
-    // first frame (sp-rtrace's live-memory counter took 15–35 ms there).
-    let mut counter_index = Vec::with_capacity(trace.counters.len());
+    let mut counters = Vec::with_capacity(trace.counters.len());
     for counter in &trace.counters {
         let mut builder = CounterIndexBuilder::default();
         while !builder.advance(counter, COUNTER_STEP) {
             pace.tick().await;
         }
-        counter_index.push(builder.finish());
+        counters.push(builder.finish());
         pace.tick().await;
     }
-    cost.index_ms = crate::browser::now() - indexing;
-    cost.phases.push(("page index".to_owned(), cost.index_ms));
-    Ok((Loaded::new(trace, index, counter_index, label), cost))
+    (index, counters)
 }
 
 /// Where the page's time to unpack went.

@@ -23,13 +23,15 @@
 //!   in order (`worker read`, `worker feed`, … `page index`).
 //!
 //! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
-//!   [`views`]; `diff`: see [`diff`].
+//!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
+//!   (`report()` and every view read the trace as narrowed).
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
 //! `search`, `sandwich`) go back to the app as view changes.
 
 pub mod diff;
+pub mod narrow;
 pub mod views;
 
 use crate::loading::slot::LoadCost;
@@ -91,6 +93,10 @@ pub struct Snapshot {
     pub views: ViewState,
     /// Where commands go.
     pub commands: Option<Callback<ViewChange>>,
+    /// Where `narrow(text)` sends its stack.
+    pub narrow_command: Option<narrow::NarrowCommand>,
+    /// What `narrowing()` reports.
+    pub narrowing: narrow::NarrowReport,
     pub highlight: Option<Rc<Highlight>>,
     /// The page's theme and how calls are coloured.
     pub colouring: Colouring,
@@ -128,6 +134,7 @@ pub fn install(published: &Published) {
     }
     views::install_into(&api, published);
     diff::install_into(&api, published);
+    narrow::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

@@ -3,7 +3,8 @@
 //! view controls ([`header`]) and compare panel ([`compare`]), the
 //! aggregated views ([`aggregate`]), the empty page and drop target
 //! ([`welcome`]), the load progress ([`progress`]), the flame chart
-//! ([`flamechart`]) with its [`tooltip`], and the side panel ([`sidebar`])
+//! ([`flamechart`]) with its [`tooltip`], the narrowing bar ([`narrow`]:
+//! filter box, breadcrumb, notes), and the side panel ([`sidebar`])
 //! holding the [`summary`], the selected span's [`detail`] and the
 //! format's [`tables`].
 
@@ -13,6 +14,7 @@ pub mod detail;
 pub mod flamechart;
 pub mod header;
 pub mod help;
+pub mod narrow;
 pub mod progress;
 pub mod sidebar;
 pub mod span_info;

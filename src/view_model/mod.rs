@@ -4,13 +4,15 @@
 //! ([`source`]), the trace on screen and the trees kept with it
 //! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
 //! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
-//! highlights ([`highlight`]) and how numbers and names are written
-//! ([`text`]).
+//! highlights ([`highlight`]), the narrowing stack's results
+//! ([`narrowing`]), the filter box's line ([`filter_line`]) and how numbers and names are written ([`text`]).
 
 pub mod compared;
 pub mod diff;
+pub mod filter_line;
 pub mod highlight;
 pub mod loaded;
+pub mod narrowing;
 pub mod source;
 pub mod table;
 pub mod text;
