@@ -4,13 +4,14 @@
 //! ([`source`]), the trace on screen and the trees kept with it
 //! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
 //! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
-//! highlights ([`highlight`]) and how numbers and names are written
+//! highlights ([`highlight`]), a node's right-click menu ([`node_menu`]) and how numbers and names are written
 //! ([`text`]).
 
 pub mod compared;
 pub mod diff;
 pub mod highlight;
 pub mod loaded;
+pub mod node_menu;
 pub mod source;
 pub mod table;
 pub mod text;
