@@ -24,6 +24,7 @@ use crate::ui::flamechart::publish::{ChartReport, OnReport};
 use crate::ui::sidebar::Tab;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::{ViewChange, ViewState};
+use flamedrop_core::analysis::transform::Step;
 use gloo::events::EventListener;
 use page::PageState;
 use std::rc::Rc;
@@ -73,6 +74,12 @@ pub enum Msg {
     ToggleColour,
     /// From the compare panel.
     Compare(CompareRequest),
+    /// Push one narrowing step onto the stack (from the filter bar, a
+    /// node's menu or a key).
+    PushStep(Step),
+    /// Keep the first N steps of the stack (a breadcrumb item; 0: the whole
+    /// trace).
+    PopTo(usize),
 }
 
 /// Which load a message is about.
@@ -231,6 +238,14 @@ impl App {
             }
             Msg::Help(open) => page.help = open,
             Msg::Key(key) => return keys::on_key(page, ctx.link(), &key),
+            Msg::PushStep(step) => {
+                page.views.narrow.steps.push(step);
+                browser::set_fragment(&page.views.to_fragment());
+            }
+            Msg::PopTo(keep) => {
+                page.views.narrow.steps.truncate(keep);
+                browser::set_fragment(&page.views.to_fragment());
+            }
             Msg::Export(kind) => {
                 if let Err(e) = export::download(page, &self.published.borrow(), kind) {
                     gloo::console::warn!(format!("flamedrop: export: {e}"));

@@ -11,6 +11,7 @@ use super::source::SourceKey;
 use crate::timeline::lane_layout::LaneLayout;
 
 use flamedrop_core::analysis::diff::Side;
+use flamedrop_core::analysis::transform::Stack;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::BTreeMap;
 
@@ -156,6 +157,9 @@ pub struct ViewState {
     pub zoom: BTreeMap<String, u32>,
     /// Which trace's totals give the diff flame graph its widths.
     pub diff_side: Side,
+    /// The narrowing stack every view reads the trace through (in the URL
+    /// under `narrow`, in the stack's text form).
+    pub narrow: Stack,
 }
 
 impl Default for ViewState {
@@ -170,6 +174,7 @@ impl Default for ViewState {
             lanes: LaneLayout::default(),
             zoom: BTreeMap::new(),
             diff_side: Side::New,
+            narrow: Stack::default(),
         }
     }
 }
@@ -252,6 +257,9 @@ impl ViewState {
             parts.push("inverted=1".to_owned());
         }
         parts.extend(self.lanes.fragment_parts(encode));
+        if !self.narrow.steps.is_empty() {
+            parts.push(format!("narrow={}", narrow_to_fragment(&self.narrow)));
+        }
         parts.join("&")
     }
 
@@ -279,11 +287,27 @@ impl ViewState {
                 // Each item is decoded on its own: an id may hold a comma.
                 "lanes" => state.lanes.order = LaneLayout::parse_list(raw, decode),
                 "hide" => state.lanes.hidden = LaneLayout::parse_list(raw, decode),
+                // The stack's text decodes its own arguments: not `value`.
+                "narrow" => state.narrow = narrow_from_fragment(raw).unwrap_or_default(),
                 _ => {}
             }
         }
         state
     }
+}
+
+/// The stack's text form as the fragment holds it. The text is fragment-safe
+/// but for a call path's `>`, which a browser escapes as `%3E` in a fragment;
+/// so `>` is written as `%3E` here, and a name's own escaped `>` (`%3E` in the
+/// text) as `%3e`, which reads back the same.
+fn narrow_to_fragment(stack: &Stack) -> String {
+    stack.to_string().replace("%3E", "%3e").replace('>', "%3E")
+}
+
+/// Reads [`narrow_to_fragment`]'s value (or a `>` the browser escaped);
+/// `None` if it is not a stack.
+fn narrow_from_fragment(raw: &str) -> Option<Stack> {
+    raw.replace("%3E", ">").parse().ok()
 }
 
 /// Everything but the unreserved characters of RFC 3986 is escaped.
@@ -370,6 +394,41 @@ mod tests {
             }
         }
         assert_eq!(View::offered(false).count(), 4);
+    }
+
+    /// The stack goes into the URL as its text (decoded once, by the text
+    /// form), survives the browser escaping `>`, and a bad stack is ignored.
+    #[test]
+    fn narrowing_stack_survives_the_fragment() {
+        use flamedrop_core::analysis::transform::Step;
+        let narrow = Stack {
+            steps: vec![
+                Step::Uftrace("-F main -N ^std:: -D 4".parse().unwrap()),
+                Step::MergeCallNode(vec!["main".into(), "std::vector<int>".into()]),
+                Step::DropFunction("a%20b + c".into()),
+            ],
+        };
+        let state = ViewState {
+            narrow: narrow.clone(),
+            ..ViewState::default()
+        };
+        let fragment = state.to_fragment();
+        assert!(fragment.starts_with("narrow=u:-F%20main"), "{fragment}");
+        assert!(!fragment.contains('>') && !fragment.contains(' '));
+        assert_eq!(ViewState::from_fragment(&fragment).narrow, narrow);
+        // As typed by hand, with the browser's escape of a path's `>`.
+        let typed = ViewState::from_fragment("view=flamegraph&narrow=mcn:main%3Ework~df:x");
+        assert_eq!(
+            typed.narrow.steps,
+            vec![
+                Step::MergeCallNode(vec!["main".into(), "work".into()]),
+                Step::DropFunction("x".into())
+            ]
+        );
+        assert_eq!(
+            ViewState::from_fragment("narrow=zz:1").narrow,
+            Stack::default()
+        );
     }
 
     #[test]
