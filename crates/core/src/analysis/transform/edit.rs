@@ -6,7 +6,7 @@
 //! samples and allocations whose stack it refuses.
 
 use crate::fast_hash::FastMap;
-use crate::model::{Spans, StackTable, StrId, Trace, NO_PARENT};
+use crate::model::{Details, Spans, StackTable, StrId, Trace, NO_PARENT};
 
 /// The spans one step keeps of one thread, in their new order (start order,
 /// nested), each with where it came from.
@@ -24,6 +24,26 @@ pub struct SpanEdit {
 }
 
 impl SpanEdit {
+    /// An empty edit with room for `spans` kept spans.
+    pub fn with_capacity(spans: usize) -> SpanEdit {
+        SpanEdit {
+            from: Vec::with_capacity(spans),
+            start: Vec::with_capacity(spans),
+            end: Vec::with_capacity(spans),
+            depth: Vec::with_capacity(spans),
+            name: Vec::with_capacity(spans),
+            taken_self: Vec::with_capacity(spans),
+        }
+    }
+
+    /// Adds `taken` to the self time taken from kept span `at` (an index
+    /// into this edit); nothing happens for an index not kept.
+    pub fn add_taken(&mut self, at: u32, taken: i64) {
+        if let Some(t) = self.taken_self.get_mut(at as usize) {
+            *t = t.saturating_add(taken);
+        }
+    }
+
     /// Keeps span `from` of `spans` as it is but for `depth`, adding `taken`
     /// to the self time taken from it.
     pub fn keep(&mut self, spans: &Spans, from: usize, depth: u16, taken: i64) {
@@ -66,32 +86,15 @@ impl SpanEdit {
 }
 
 /// The spans `edit` describes; flags and detail fields come from the span
-/// each was kept from.
+/// each was kept from (a span kept in several pieces gives its details to
+/// the first).
 pub fn rebuild_spans(spans: &Spans, edit: SpanEdit) -> Spans {
-    let mut new_index: Vec<u32> = vec![u32::MAX; spans.len()];
-    for (to, &from) in edit.from.iter().enumerate() {
-        if let Some(slot) = new_index.get_mut(from as usize) {
-            *slot = to as u32;
-        }
-    }
     let flags = edit
         .from
         .iter()
         .map(|&f| spans.flags.get(f as usize).copied().unwrap_or(0))
         .collect();
-    let mut details = spans.details.clone();
-    // Groups are ordered by owner and kept spans keep their order, so
-    // renumbering the kept owners leaves them ascending; the payload and
-    // shapes stay whole (a dropped group's slots are simply not referred to).
-    let mut keep_group = Vec::with_capacity(details.owner.len());
-    for owner in &mut details.owner {
-        let to = new_index.get(*owner as usize).copied().unwrap_or(u32::MAX);
-        keep_group.push(to != u32::MAX);
-        *owner = to;
-    }
-    retain_by(&mut details.owner, &keep_group);
-    retain_by(&mut details.shape, &keep_group);
-    retain_by(&mut details.first, &keep_group);
+    let details = follow_details(spans, &edit.from);
     let taken_self = if edit.taken_self.iter().all(|&t| t == 0) {
         Vec::new()
     } else {
@@ -106,6 +109,36 @@ pub fn rebuild_spans(spans: &Spans, edit: SpanEdit) -> Spans {
         details,
         taken_self,
     }
+}
+
+/// `spans`' detail groups, owned by the new index of their span (`from`
+/// lists the old index of each new span); groups of spans not kept go.
+fn follow_details(spans: &Spans, from: &[u32]) -> Details {
+    if spans.details.is_empty() {
+        return Details::default();
+    }
+    let mut new_index: Vec<u32> = vec![u32::MAX; spans.len()];
+    for (to, &from) in from.iter().enumerate() {
+        if let Some(slot) = new_index.get_mut(from as usize) {
+            if *slot == u32::MAX {
+                *slot = to as u32;
+            }
+        }
+    }
+    let mut details = spans.details.clone();
+    // Groups are ordered by owner and kept spans keep their order, so
+    // renumbering the kept owners leaves them ascending; the payload and
+    // shapes stay whole (a dropped group's slots are simply not referred to).
+    let mut keep_group = Vec::with_capacity(details.owner.len());
+    for owner in &mut details.owner {
+        let to = new_index.get(*owner as usize).copied().unwrap_or(u32::MAX);
+        keep_group.push(to != u32::MAX);
+        *owner = to;
+    }
+    retain_by(&mut details.owner, &keep_group);
+    retain_by(&mut details.shape, &keep_group);
+    retain_by(&mut details.first, &keep_group);
+    details
 }
 
 fn retain_by<T>(column: &mut Vec<T>, keep: &[bool]) {

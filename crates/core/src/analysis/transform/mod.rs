@@ -19,6 +19,7 @@ mod uftrace;
 pub mod uftrace_options;
 
 pub use apply::apply;
+pub use firefox::resource_of;
 pub use names::NameSet;
 pub use uftrace_options::UftraceFilter;
 
