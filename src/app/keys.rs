@@ -105,7 +105,7 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
         }
         k if is_menu_key(k) => {
             if let Some(step) = menu_key(page, &loaded, k) {
-                push_step(link, step);
+                link.send_message(Msg::PushStep(step));
             }
             return false;
         }
@@ -168,12 +168,6 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
         }
     };
     step_for_key(&node, key)
-}
-
-/// Pushes a step onto the narrowing stack.
-fn push_step(_link: &Scope<App>, step: Step) {
-    // TODO(pagemenu): Msg::PushStep once pagecore's commit is merged.
-    gloo::console::log!(format!("flamedrop: push {step}"));
 }
 
 /// Where a search jump goes.

@@ -5,7 +5,7 @@
 //! stack. An item that cannot apply to this node stays in the menu, disabled,
 //! with the reason (as Firefox Profiler does).
 
-use flamedrop_core::analysis::transform::Step;
+use flamedrop_core::analysis::transform::{resource_of, Step};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::{StrId, StringTable, Trace};
 
@@ -294,13 +294,6 @@ impl Recursion {
             None => Recursion::default(),
         }
     }
-}
-
-/// The resource (module, library, class) `function` belongs to.
-// TODO(pagemenu): a stand-in until fptrans's
-// `flamedrop_core::analysis::transform::resource_of` lands.
-fn resource_of(_trace: &Trace, _function: &str) -> Option<String> {
-    None
 }
 
 #[cfg(test)]
