@@ -97,7 +97,7 @@ pub fn aggregate(props: &Props) -> Html {
         let menu = menu.clone();
         Callback::from(move |m: OpenMenu| menu.set(Some(Rc::new(m))))
     };
-    let top_down = loaded.top_down(state.source, state.range);
+    let top_down = || loaded.top_down(state.source, state.range);
     let body = match state.view {
         View::FlameGraph | View::CallTree
             if loaded
@@ -109,9 +109,9 @@ pub fn aggregate(props: &Props) -> Html {
             empty_note(state)
         }
         View::FlameGraph => {
-            let tree = top_down.clone();
+            let tree = top_down();
             let (zoom, on_zoom) = zoom_of(state, &props.on_change, "flamegraph");
-            let node_menu = tree_menu(loaded, &tree, TreeKind::TopDown, top_down.clone());
+            let node_menu = tree_menu(loaded, &tree, TreeKind::TopDown, tree.clone());
             html! {
                 <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
                     label="Flame graph: calls merged by path, widest first; click to zoom"
@@ -131,7 +131,7 @@ pub fn aggregate(props: &Props) -> Html {
             } else {
                 TreeKind::TopDown
             };
-            let node_menu = tree_menu(loaded, &tree, kind, top_down.clone());
+            let node_menu = tree_menu(loaded, &tree, kind, top_down());
             html! {
                 <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
                     {format} {on_pick} reveal={props.reveal} {node_menu} on_menu={on_menu.clone()}
