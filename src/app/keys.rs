@@ -14,7 +14,9 @@
 use super::page::PageState;
 use super::{App, Msg};
 use crate::timeline::SpanRef;
-use crate::view_model::node_menu::{is_menu_key, step_for_key, MenuNode, Recursion, TreeKind};
+use crate::view_model::node_menu::{
+    is_menu_key, is_transform_key, step_for_key, MenuNode, Recursion, TreeKind,
+};
 use crate::view_model::Loaded;
 use crate::view_model::{View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::transform::Step;
@@ -127,7 +129,7 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
     let strings = &loaded.trace.strings;
     let node = match views.view {
         // W A S D move the timeline.
-        View::Timeline if matches!(key, "S" | "d") => return None,
+        v if !is_transform_key(v, key) => return None,
         View::Timeline => {
             let s = page.selected?;
             MenuNode::of_span(&loaded.trace, s.thread, s.span)?

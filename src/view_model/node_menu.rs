@@ -5,6 +5,7 @@
 //! stack. An item that cannot apply to this node stays in the menu, disabled,
 //! with the reason (as Firefox Profiler does).
 
+use super::View;
 use flamedrop_core::analysis::transform::{resource_of, Step};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::{StrId, StringTable, Trace};
@@ -138,6 +139,13 @@ pub fn is_menu_key(key: &str) -> bool {
         key,
         "m" | "M" | "f" | "F" | "S" | "c" | "C" | "r" | "R" | "d"
     )
+}
+
+/// True when `key` pushes a transform in `view`. The timeline keeps W A S D
+/// (Perfetto's zoom and pan, either case), so there `S` and `d` move the
+/// view and the two transforms are in the span's menu only.
+pub fn is_transform_key(view: View, key: &str) -> bool {
+    is_menu_key(key) && !(view == View::Timeline && matches!(key, "S" | "d"))
 }
 
 /// How a tree's paths read.
@@ -495,6 +503,23 @@ mod tests {
         let on = &items(&node)[6];
         assert_eq!(on.label, "Collapse libc.so.6");
         assert_eq!(on.action, Ok(Step::CollapseResource("libc.so.6".into())));
+    }
+
+    #[test]
+    fn transform_keys_clash_only_with_the_timelines_w_a_s_d() {
+        use crate::timeline::keys::action_for;
+        use crate::view_model::VIEWS;
+        for key in ["m", "M", "f", "F", "S", "c", "C", "r", "R", "d"] {
+            // No page-wide key (`?`, `/`, `n`, `N`, the views' digits).
+            assert!(!matches!(key, "?" | "/" | "n" | "N"));
+            assert!(VIEWS.iter().all(|v| v.key != key), "{key} opens a view");
+            let timeline = action_for(key).is_some();
+            assert_eq!(timeline, matches!(key, "S" | "d"), "{key} in the timeline");
+            assert_eq!(is_transform_key(View::Timeline, key), !timeline);
+            for view in [View::FlameGraph, View::Sandwich, View::CallTree, View::Diff] {
+                assert!(is_transform_key(view, key));
+            }
+        }
     }
 
     #[test]
