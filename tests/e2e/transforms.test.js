@@ -265,6 +265,23 @@ test('uftrace: a long press opens the menu', (t) =>
     await page.mouse.click(node.x, node.y);
     await page.waitForTimeout(700);
     assert.equal(await page.locator('#node-menu').count(), 0);
+
+    // A held row of the call tree, a held span of the timeline.
+    const hold = async (at, name) => {
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.down();
+      await page.waitForSelector('#node-menu', { timeout: 2_000 });
+      await page.mouse.up();
+      assert.equal(await page.locator('#node-menu .menu-title').textContent(), name);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#node-menu', { state: 'detached' });
+    };
+    await view(page, 'calltree');
+    const row = await page.locator('table#calltree tbody tr[data-name="hot_loop"]').first().boundingBox();
+    await hold({ x: row.x + row.width / 2, y: row.y + row.height / 2 }, 'hot_loop');
+    await view(page, 'timeline');
+    const span = await timelineSpan(page, 'hot_loop');
+    await hold(span, 'hot_loop');
   }));
 
 test('selogger demo-v060-omni-text: transforms from the menu and the keys change report() as the CLI does', { timeout: 600_000 }, (t) =>
