@@ -1,13 +1,25 @@
-//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`4`, Esc) and where `n`/`N`
+//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`5`, Esc) and where `n`/`N`
 //! jump: to the next matching call in the timeline, the next matching node
 //! of the flame graph or call tree, the next matching function of the
 //! sandwich. Keys typed into a text field are left alone.
+//!
+//! Firefox Profiler's transform keys (`m`, `M`, `f`, `F`, `S`, `c`, `C`,
+//! `r`, `R`, `d`) act on the selected node ([`menu_key`]): the selected span
+//! in the timeline, the node the flame graph (or the diff's) is zoomed into
+//! (the one last clicked), the sandwich's function. The call tree's rows
+//! take them themselves (they know the focused row). In the timeline, W A S
+//! D keep moving the view (Perfetto's keys, either case), so `S` and `d`
+//! are not transforms there: use the span's right-click menu.
 
 use super::page::PageState;
 use super::{App, Msg};
 use crate::timeline::SpanRef;
+use crate::view_model::node_menu::{
+    is_menu_key, is_transform_key, step_for_key, MenuNode, Recursion, TreeKind,
+};
 use crate::view_model::Loaded;
 use crate::view_model::{View, ViewChange, ViewState, VIEWS};
+use flamedrop_core::analysis::transform::Step;
 use flamedrop_core::analysis::CallTree;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
@@ -53,6 +65,7 @@ pub fn listen(on_key: Callback<String>) -> Option<EventListener> {
                 return;
             }
             if matches!(key.as_str(), "?" | "n" | "N" | "Escape")
+                || is_menu_key(&key)
                 || VIEWS.iter().any(|v| v.key == key)
             {
                 on_key.emit(key);
@@ -92,6 +105,12 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
                 Jump::None => return false,
             }
         }
+        k if is_menu_key(k) => {
+            if let Some(step) = menu_key(page, &loaded, k) {
+                link.send_message(Msg::PushStep(step));
+            }
+            return false;
+        }
         _ => {
             let comparison = page.compare.compared.is_some();
             if let Some(view) = View::for_key(key, comparison) {
@@ -101,6 +120,56 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
         }
     }
     true
+}
+
+/// The step Firefox Profiler's `key` pushes for the open view's selected
+/// node, if there is one and the transform applies to it.
+pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
+    let views = &page.views;
+    let strings = &loaded.trace.strings;
+    let node = match views.view {
+        // W A S D move the timeline.
+        v if !is_transform_key(v, key) => return None,
+        View::Timeline => {
+            let s = page.selected?;
+            MenuNode::of_span(&loaded.trace, s.thread, s.span)?
+        }
+        View::FlameGraph => {
+            let tree = loaded.top_down(views.source, views.range);
+            let zoom = views.zoom_of("flamegraph");
+            MenuNode::of_tree(
+                &loaded.trace,
+                &tree,
+                strings,
+                zoom,
+                TreeKind::TopDown,
+                |n| Recursion::in_tree_named(&tree, strings, n),
+            )?
+        }
+        View::Sandwich => {
+            let tree = loaded.top_down(views.source, views.range);
+            MenuNode::of_function(&loaded.trace, views.function.as_deref()?, |n| {
+                Recursion::in_tree_named(&tree, strings, n)
+            })
+        }
+        View::CallTree => return None,
+        View::Diff => {
+            let compared = page.compare.compared.as_ref()?;
+            let outcome = compared.diff(views.source);
+            let data = outcome.as_ref().as_ref().ok()?;
+            let tree = data.side(views.diff_side);
+            let zoom = views.zoom_of("diff-flamegraph");
+            MenuNode::of_tree(
+                &loaded.trace,
+                tree,
+                &data.strings,
+                zoom,
+                TreeKind::TopDown,
+                |n| Recursion::in_tree_named(tree, &data.strings, n),
+            )?
+        }
+    };
+    step_for_key(&node, key)
 }
 
 /// Where a search jump goes.

@@ -146,11 +146,13 @@ fn workspace(
                 hidden={views.view != View::Timeline} highlight={page.highlight.clone()} marks={page.marks.clone()}
                 colouring={page.colouring} on_report={on_report.clone()} range={views.range}
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
-                lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))} />
+                lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))}
+                on_step={link.callback(Msg::PushStep)} />
             if views.view != View::Timeline {
                 <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
                     compare={page.compare.compared.clone()} colouring={page.colouring}
-                    on_change={link.callback(Msg::Views)} reveal={page.reveal} />
+                    on_change={link.callback(Msg::Views)} reveal={page.reveal}
+                    on_step={link.callback(Msg::PushStep)} />
             }
             <Sidebar loaded={loaded.clone()} selected={page.selected} tab={page.tab}
                 on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}

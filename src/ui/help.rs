@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 19] = [
+const KEYS: [(&str, &str); 26] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     ("n / N", "next / previous search match"),
@@ -40,6 +40,27 @@ const KEYS: [(&str, &str); 19] = [
     ("drag the minimap", "move the timeline's window"),
     ("↑ ↓ → ←", "move, expand and collapse rows of the call tree"),
     ("Enter", "show the focused row's function in the sandwich"),
+    (
+        "right-click, long press",
+        "a node's transforms (timeline, flame graph, sandwich, call tree, diff)",
+    ),
+    ("m / M", "merge the function / merge this node only"),
+    (
+        "f / F / S",
+        "focus on the subtree / the function / the function's self time",
+    ),
+    (
+        "c / C",
+        "collapse the function / its module, library or class",
+    ),
+    ("r / R", "collapse direct recursion only / all recursion"),
+    ("d", "drop the calls (samples) with the function"),
+    (
+        "which node",
+        "m M f F S c C r R d act on the timeline's selected call, the flame graph's zoomed node, \
+         the call tree's focused row, the sandwich's function; in the timeline S and d keep \
+         zooming and panning (W A S D), so use the right-click menu there",
+    ),
 ];
 
 #[derive(Properties, PartialEq)]

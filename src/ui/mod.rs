@@ -1,6 +1,7 @@
 //! The page's Yew components, each a thin shell over the pure model
 //! (`view_model`, `timeline`) and the painters (`render`): the header's
-//! view controls ([`header`]) and compare panel ([`compare`]), the
+//! view controls ([`header`]) and compare panel ([`compare`]), a node's
+//! right-click menu ([`context_menu`]), the
 //! aggregated views ([`aggregate`]), the empty page and drop target
 //! ([`welcome`]), the load progress ([`progress`]), the flame chart
 //! ([`flamechart`]) with its [`tooltip`], the narrowing bar ([`narrow`]:
@@ -10,6 +11,7 @@
 
 pub mod aggregate;
 pub mod compare;
+pub mod context_menu;
 pub mod detail;
 pub mod flamechart;
 pub mod header;

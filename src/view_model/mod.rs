@@ -5,7 +5,9 @@
 //! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
 //! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
 //! highlights ([`highlight`]), the narrowing stack's results
-//! ([`narrowing`]), the filter box's line ([`filter_line`]) and how numbers and names are written ([`text`]).
+//! ([`narrowing`]), the filter box's line ([`filter_line`]), a node's
+//! right-click menu ([`node_menu`]) and how numbers and names are written
+//! ([`text`]).
 
 pub mod compared;
 pub mod diff;
@@ -13,6 +15,7 @@ pub mod filter_line;
 pub mod highlight;
 pub mod loaded;
 pub mod narrowing;
+pub mod node_menu;
 pub mod source;
 pub mod table;
 pub mod text;

@@ -2,15 +2,20 @@
 //! the flame graph, as rows with self, total and calls, so keyboard and
 //! screen-reader users reach everything the canvas shows. Column headers
 //! sort; arrow keys move, expand and collapse; Enter picks the function for
-//! the sandwich. The heaviest path starts expanded.
+//! the sandwich. The heaviest path starts expanded. A right-click or long
+//! press on a row opens its transforms menu; Firefox Profiler's keys (`m`,
+//! `M`, `f`, …) apply a transform to the focused row.
 
+use crate::ui::context_menu::{LongPress, OpenMenu};
+use crate::view_model::node_menu::{is_menu_key, step_for_key, MenuNode};
 use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy};
 use crate::view_model::Loaded;
+use flamedrop_core::analysis::transform::Step;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
 use std::collections::HashSet;
 use std::rc::Rc;
-use web_sys::HtmlElement;
+use web_sys::{HtmlElement, PointerEvent};
 use yew::prelude::*;
 
 /// Rows rendered at most (deeper expansion shows a note).
@@ -29,6 +34,12 @@ pub struct Props {
     /// A search jump: the node to reveal and focus (bumped to repeat).
     #[prop_or_default]
     pub reveal: Option<(u32, u32)>,
+    /// The transforms menu's node for a node of the tree.
+    pub node_menu: Callback<u32, Option<MenuNode>>,
+    /// A right-click or long press asks for the menu.
+    pub on_menu: Callback<OpenMenu>,
+    /// A transform chosen with its key on the focused row.
+    pub on_step: Callback<Step>,
 }
 
 pub enum Msg {
@@ -36,6 +47,12 @@ pub enum Msg {
     Toggle(u32),
     Focus(usize),
     Key(KeyboardEvent),
+    /// Open the menu of a row's node at client (x, y).
+    Menu(u32, f64, f64),
+    /// A press on a row's node at client (x, y) began, moved, ended.
+    Press(u32, f64, f64),
+    PressMoved(f64, f64),
+    PressEnded,
 }
 
 pub struct CallTable {
@@ -45,6 +62,7 @@ pub struct CallTable {
     body: NodeRef,
     /// A key moved the focus: focus the row again after rendering.
     refocus: bool,
+    long_press: LongPress,
 }
 
 fn heaviest_path(tree: &CallTree, levels: usize) -> HashSet<u32> {
@@ -76,6 +94,7 @@ impl Component for CallTable {
             focus: 0,
             body: NodeRef::default(),
             refocus: false,
+            long_press: LongPress::default(),
         }
     }
 
@@ -109,8 +128,40 @@ impl Component for CallTable {
                 }
             }
             Msg::Focus(i) => self.focus = i,
+            Msg::Menu(node, x, y) => {
+                if let Some(node) = ctx.props().node_menu.emit(node) {
+                    ctx.props().on_menu.emit(OpenMenu { x, y, node });
+                }
+                return false;
+            }
+            Msg::Press(node, x, y) => {
+                let link = ctx.link().clone();
+                self.long_press
+                    .down(x, y, move || link.send_message(Msg::Menu(node, x, y)));
+                return false;
+            }
+            Msg::PressMoved(x, y) => {
+                self.long_press.moved(x, y);
+                return false;
+            }
+            Msg::PressEnded => {
+                self.long_press.up();
+                return false;
+            }
             Msg::Key(e) => {
                 let rows = self.rows(ctx);
+                if is_menu_key(&e.key()) {
+                    let props = ctx.props();
+                    let node = rows.get(self.focus).map(|r| r.node);
+                    let step = node
+                        .and_then(|n| props.node_menu.emit(n))
+                        .and_then(|n| step_for_key(&n, &e.key()));
+                    if let Some(step) = step {
+                        e.prevent_default();
+                        props.on_step.emit(step);
+                    }
+                    return false;
+                }
                 let key = match e.key().as_str() {
                     "ArrowUp" => Move::Up,
                     "ArrowDown" => Move::Down,
@@ -159,49 +210,11 @@ impl Component for CallTable {
             }
         };
         let total = props.tree.root().total.max(1) as f64;
-        let row_html = |(i, row): (usize, &Row)| {
-            let Some(n) = props.tree.get(row.node) else {
-                return html! {};
-            };
-            let name = props.loaded.trace.str(n.name).to_owned();
-            let has_children = !n.children.is_empty();
-            let open = self.expanded.contains(&row.node);
-            let node = row.node;
-            let toggle = ctx.link().callback(move |e: MouseEvent| {
-                e.stop_propagation();
-                Msg::Toggle(node)
-            });
-            let focus = ctx.link().callback(move |_: MouseEvent| Msg::Focus(i));
-            let matched = props
-                .marks
-                .as_ref()
-                .map(|m| m.get(n.name as usize).copied().unwrap_or(false));
-            let pick = {
-                let on_pick = props.on_pick.clone();
-                let id = n.name;
-                Callback::from(move |_: MouseEvent| on_pick.emit(id))
-            };
-            html! {
-                <tr key={row.node.to_string()} role="row" aria-level={row.level.to_string()} data-node={row.node.to_string()}
-                    data-name={name.clone()} aria-expanded={has_children.then(|| open.to_string())}
-                    aria-selected={(i == self.focus).to_string()} tabindex={if i == self.focus { "0" } else { "-1" }}
-                    class={classes!(matched.map(|m| if m { "match" } else { "dim" }), (i == self.focus).then_some("focused"))}
-                    onclick={focus} ondblclick={pick}>
-                    <td role="gridcell" class="num">{ props.format.emit(n.self_time) }</td>
-                    <td role="gridcell" class="num">{ props.format.emit(n.total) }
-                        <span class="pct">{ format!("{:.1}%", 100.0 * n.total as f64 / total) }</span></td>
-                    <td role="gridcell" class="num">{ n.calls }</td>
-                    <td role="gridcell" class={format!("name level-{}", row.level.min(40))}>
-                        if has_children {
-                            <button type="button" class="twisty" tabindex="-1" aria-label={if open { "collapse" } else { "expand" }}
-                                onclick={toggle}>{ if open { "▾" } else { "▸" } }</button>
-                        } else { <span class="twisty leaf" /> }
-                        { name }
-                    </td>
-                </tr>
-            }
-        };
         let onkeydown = ctx.link().callback(Msg::Key);
+        let press_moved = ctx.link().callback(|e: PointerEvent| {
+            Msg::PressMoved(f64::from(e.client_x()), f64::from(e.client_y()))
+        });
+        let press_ended = ctx.link().callback(|_: PointerEvent| Msg::PressEnded);
         html! {
             <div class="calltree-scroll">
                 <table id="calltree" role="treegrid" class="calltree" data-inverted={props.inverted.to_string()}
@@ -213,7 +226,8 @@ impl Component for CallTable {
                         { header(SortBy::Calls, "Calls", "num") }
                         { header(SortBy::Name, "Function", "name") }
                     </tr></thead>
-                    <tbody ref={self.body.clone()}>{ for rows.iter().enumerate().map(row_html) }</tbody>
+                    <tbody ref={self.body.clone()} onpointermove={press_moved} onpointerup={press_ended.clone()}
+                        onpointercancel={press_ended.clone()} onpointerleave={press_ended}>{ for rows.iter().enumerate().map(|(i, row)| self.row_html(ctx, total, i, row)) }</tbody>
                 </table>
                 if rows.len() >= MAX_ROWS {
                     <p class="note">{ format!("Showing the first {MAX_ROWS} rows; collapse some to see the rest.") }</p>
@@ -242,6 +256,61 @@ impl Component for CallTable {
 use wasm_bindgen::JsCast;
 
 impl CallTable {
+    /// One row of the table: the node's numbers and name, with its
+    /// twisty, click (focus), double-click (pick), right-click and long
+    /// press (menu).
+    fn row_html(&self, ctx: &Context<Self>, total: f64, i: usize, row: &Row) -> Html {
+        let props = ctx.props();
+        let Some(n) = props.tree.get(row.node) else {
+            return html! {};
+        };
+        let name = props.loaded.trace.str(n.name).to_owned();
+        let has_children = !n.children.is_empty();
+        let open = self.expanded.contains(&row.node);
+        let node = row.node;
+        let toggle = ctx.link().callback(move |e: MouseEvent| {
+            e.stop_propagation();
+            Msg::Toggle(node)
+        });
+        let focus = ctx.link().callback(move |_: MouseEvent| Msg::Focus(i));
+        let menu = ctx.link().callback(move |e: MouseEvent| {
+            e.prevent_default();
+            Msg::Menu(node, f64::from(e.client_x()), f64::from(e.client_y()))
+        });
+        let press = ctx.link().batch_callback(move |e: PointerEvent| {
+            (e.button() == 0)
+                .then(|| Msg::Press(node, f64::from(e.client_x()), f64::from(e.client_y())))
+        });
+        let matched = props
+            .marks
+            .as_ref()
+            .map(|m| m.get(n.name as usize).copied().unwrap_or(false));
+        let pick = {
+            let on_pick = props.on_pick.clone();
+            let id = n.name;
+            Callback::from(move |_: MouseEvent| on_pick.emit(id))
+        };
+        html! {
+            <tr key={row.node.to_string()} role="row" aria-level={row.level.to_string()} data-node={row.node.to_string()}
+                data-name={name.clone()} aria-expanded={has_children.then(|| open.to_string())}
+                aria-selected={(i == self.focus).to_string()} tabindex={if i == self.focus { "0" } else { "-1" }}
+                class={classes!(matched.map(|m| if m { "match" } else { "dim" }), (i == self.focus).then_some("focused"))}
+                onclick={focus} ondblclick={pick} oncontextmenu={menu} onpointerdown={press}>
+                <td role="gridcell" class="num">{ props.format.emit(n.self_time) }</td>
+                <td role="gridcell" class="num">{ props.format.emit(n.total) }
+                    <span class="pct">{ format!("{:.1}%", 100.0 * n.total as f64 / total) }</span></td>
+                <td role="gridcell" class="num">{ n.calls }</td>
+                <td role="gridcell" class={format!("name level-{}", row.level.min(40))}>
+                    if has_children {
+                        <button type="button" class="twisty" tabindex="-1" aria-label={if open { "collapse" } else { "expand" }}
+                            onclick={toggle}>{ if open { "▾" } else { "▸" } }</button>
+                    } else { <span class="twisty leaf" /> }
+                    { name }
+                </td>
+            </tr>
+        }
+    }
+
     fn rows(&self, ctx: &Context<Self>) -> Vec<Row> {
         let props = ctx.props();
         let tree = &props.tree;

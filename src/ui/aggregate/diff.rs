@@ -9,13 +9,17 @@
 //!
 //! The merged data comes from the comparison (`view_model::compared`), which
 //! builds it once per source and keeps it. Which trace gives the widths is
-//! the page's (`ViewState::diff_side`), as is the graph's zoom.
+//! the page's (`ViewState::diff_side`), as is the graph's zoom. A
+//! right-click or long press on a node opens its transforms menu, whose
+//! steps narrow the trace on screen.
 
 use super::difftable::DiffTable;
 use super::flamegraph::{DiffLook, FlameGraph};
 use super::zoom_of;
 use crate::render::colors::Colouring;
+use crate::ui::context_menu::OpenMenu;
 use crate::view_model::compared::DiffData;
+use crate::view_model::node_menu::{MenuNode, Recursion, TreeKind};
 use crate::view_model::text::signed;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{ViewChange, ViewState};
@@ -33,6 +37,9 @@ pub struct Props {
     pub on_change: Callback<ViewChange>,
     pub format: Callback<i64, String>,
     pub colouring: Colouring,
+    /// A right-click or long press asks for the transforms menu.
+    #[prop_or_default]
+    pub on_menu: Callback<OpenMenu>,
 }
 
 #[function_component(DiffView)]
@@ -64,6 +71,19 @@ pub fn diff_view(props: &Props) -> Html {
         let (picked, strings) = (picked.clone(), data.strings.clone());
         Callback::from(move |id: StrId| picked.set(Some(strings.get(id).to_owned())))
     };
+    let node_menu = {
+        let (loaded, tree, strings) = (props.loaded.clone(), tree.clone(), data.strings.clone());
+        Callback::from(move |node: u32| {
+            MenuNode::of_tree(
+                &loaded.trace,
+                &tree,
+                &strings,
+                node,
+                TreeKind::TopDown,
+                |n| Recursion::in_tree_named(&tree, &strings, n),
+            )
+        })
+    };
     let on_row = {
         let picked = picked.clone();
         Callback::from(move |name: Option<String>| picked.set(name))
@@ -75,7 +95,7 @@ pub fn diff_view(props: &Props) -> Html {
                 <FlameGraph loaded={props.loaded.clone()} {tree} id="diff-flamegraph"
                     label="Differential flame graph: both traces' call paths merged, coloured by the change in self time (red grew, blue shrank); click to zoom"
                     marks={marks.clone()} format={props.format.clone()} {on_pick} colouring={props.colouring}
-                    {zoom} {on_zoom} look={Some(look)} />
+                    {zoom} {on_zoom} look={Some(look)} node_menu={Some(node_menu)} on_menu={props.on_menu.clone()} />
             </div>
             <DiffTable comparison={data.comparison.clone()} format={props.format.clone()}
                 picked={(*picked).clone()} {on_row} {marks} strings={data.strings.clone()} />

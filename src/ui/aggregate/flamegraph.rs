@@ -5,17 +5,20 @@
 //! Escape zooms back out. The zoom is the page's (`ViewState::zoom`): this
 //! component shows `zoom` and asks for changes through `on_zoom`. The diff
 //! view brings its own names, fills, outline and tooltip body
-//! ([`DiffLook`]).
+//! ([`DiffLook`]). A right-click or a long press on a node opens its
+//! transforms menu (`node_menu`, `on_menu`).
 
 use crate::render::colors::Colouring;
 use crate::render::flamegraph::{paint, FlameFrame, ROW};
+use crate::ui::context_menu::{LongPress, OpenMenu};
+use crate::view_model::node_menu::MenuNode;
 use crate::view_model::Loaded;
 use flamedrop_core::analysis::flamegraph::{layout, FlameRect};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::{StrId, StringTable};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement, ResizeObserver};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, PointerEvent, ResizeObserver};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -39,6 +42,12 @@ pub struct Props {
     /// What the diff view draws differently.
     #[prop_or_default]
     pub look: Option<DiffLook>,
+    /// The transforms menu's node for a node of the tree (none: no menu).
+    #[prop_or_default]
+    pub node_menu: Option<Callback<u32, Option<MenuNode>>>,
+    /// A right-click or long press asks for the menu.
+    #[prop_or_default]
+    pub on_menu: Callback<OpenMenu>,
 }
 
 /// A flame graph of a tree that is not the trace's own (the diff view's).
@@ -66,10 +75,35 @@ impl PartialEq for DiffLook {
 
 pub enum Msg {
     Resize,
-    Move(f64, f64),
+    Move(Point),
     Leave,
     Click(f64, f64),
     Key(String),
+    /// A press began (it may become a long press).
+    Down(Point),
+    Up,
+    /// Open the menu of the node at the point.
+    Menu(Point),
+}
+
+/// A pointer position: on the canvas (x, y) and in the window (client).
+#[derive(Clone, Copy)]
+pub struct Point {
+    x: f64,
+    y: f64,
+    client_x: f64,
+    client_y: f64,
+}
+
+impl Point {
+    fn of(e: &MouseEvent) -> Point {
+        Point {
+            x: f64::from(e.offset_x()),
+            y: f64::from(e.offset_y()),
+            client_x: f64::from(e.client_x()),
+            client_y: f64::from(e.client_y()),
+        }
+    }
 }
 
 pub struct FlameGraph {
@@ -81,6 +115,10 @@ pub struct FlameGraph {
     width: f64,
     height: f64,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+    long_press: LongPress,
+    /// A long press opened the menu: the click that follows its release
+    /// must not zoom.
+    swallow_click: bool,
 }
 
 impl Component for FlameGraph {
@@ -97,6 +135,8 @@ impl Component for FlameGraph {
             width: 0.0,
             height: 0.0,
             observer: None,
+            long_press: LongPress::default(),
+            swallow_click: false,
         }
     }
 
@@ -123,7 +163,9 @@ impl Component for FlameGraph {
                 self.relayout(ctx);
                 true
             }
-            Msg::Move(x, y) => {
+            Msg::Move(p) => {
+                let (x, y) = (p.x, p.y);
+                self.long_press.moved(p.client_x, p.client_y);
                 self.pointer = (x, y);
                 let hit = self.frame(ctx).hit(x, y);
                 if hit == self.hover {
@@ -132,7 +174,26 @@ impl Component for FlameGraph {
                 self.hover = hit;
                 true
             }
-            Msg::Leave => self.hover.take().is_some(),
+            Msg::Leave => {
+                self.long_press.up();
+                self.hover.take().is_some()
+            }
+            Msg::Down(p) => {
+                let link = ctx.link().clone();
+                self.long_press.down(p.client_x, p.client_y, move || {
+                    link.send_message(Msg::Menu(p))
+                });
+                false
+            }
+            Msg::Up => {
+                self.swallow_click = self.long_press.up();
+                false
+            }
+            Msg::Menu(p) => {
+                self.open_menu(ctx, p);
+                false
+            }
+            Msg::Click(_, _) if std::mem::take(&mut self.swallow_click) => false,
             Msg::Click(x, y) => {
                 let Some(node) = self.frame(ctx).hit(x, y) else {
                     return false;
@@ -160,9 +221,13 @@ impl Component for FlameGraph {
         let props = ctx.props();
         let link = ctx.link();
         let at = |e: &MouseEvent| (f64::from(e.offset_x()), f64::from(e.offset_y()));
-        let moved = link.callback(move |e: MouseEvent| {
-            let (x, y) = at(&e);
-            Msg::Move(x, y)
+        let moved = link.callback(move |e: MouseEvent| Msg::Move(Point::of(&e)));
+        let down = link
+            .batch_callback(|e: PointerEvent| (e.button() == 0).then(|| Msg::Down(Point::of(&e))));
+        let up = link.callback(|_: PointerEvent| Msg::Up);
+        let menu = link.callback(|e: MouseEvent| {
+            e.prevent_default();
+            Msg::Menu(Point::of(&e))
         });
         let click = link.callback(move |e: MouseEvent| {
             let (x, y) = at(&e);
@@ -198,7 +263,8 @@ impl Component for FlameGraph {
                     <canvas id={props.id.clone()} ref={self.canvas.clone()} tabindex="0"
                         aria-label={props.label.clone()}
                         onmousemove={moved} onmouseleave={link.callback(|_: MouseEvent| Msg::Leave)}
-                        onclick={click} onkeydown={key} />
+                        onclick={click} onkeydown={key} oncontextmenu={menu}
+                        onpointerdown={down} onpointerup={up.clone()} onpointercancel={up} />
                     { for tooltip }
                 </div>
             </div>
@@ -222,6 +288,20 @@ impl Component for FlameGraph {
 }
 
 impl FlameGraph {
+    /// Opens the transforms menu of the node at `p`, if there is one there.
+    fn open_menu(&self, ctx: &Context<Self>, p: Point) {
+        let props = ctx.props();
+        let node = self.frame(ctx).hit(p.x, p.y);
+        let menu = node.zip(props.node_menu.as_ref());
+        if let Some(node) = menu.and_then(|(node, menu)| menu.emit(node)) {
+            props.on_menu.emit(OpenMenu {
+                x: p.client_x,
+                y: p.client_y,
+                node,
+            });
+        }
+    }
+
     fn frame<'a>(&'a self, ctx: &'a Context<Self>) -> FlameFrame<'a> {
         let props = ctx.props();
         FlameFrame {

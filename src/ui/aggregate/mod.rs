@@ -4,7 +4,9 @@
 //! the table), then the flame graph, the sandwich, the call-tree table or,
 //! while a comparison trace is open, the diff view.
 //! Trees come from `view_model::trees`, built on first use per (source,
-//! range) and kept with the trace.
+//! range) and kept with the trace. A right-click or long press on a node of
+//! any of them opens its transforms menu ([`ContextMenu`], one for all the
+//! views, kept here).
 
 pub mod calltable;
 pub mod diff;
@@ -13,10 +15,14 @@ pub mod flamegraph;
 pub mod sandwich;
 
 use crate::render::colors::Colouring;
+use crate::ui::context_menu::{ContextMenu, OpenMenu};
+use crate::view_model::node_menu::{MenuNode, Recursion, TreeKind};
 use crate::view_model::text;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{SourceKey, View, ViewChange, ViewState};
 use calltable::CallTable;
+use flamedrop_core::analysis::transform::Step;
+use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
 use flamegraph::FlameGraph;
 use sandwich::SandwichView;
@@ -38,6 +44,26 @@ pub struct Props {
     /// The comparison, for the diff view.
     #[prop_or_default]
     pub compare: Option<Rc<Compared>>,
+    /// A transform chosen in a node's menu or with its key.
+    #[prop_or_default]
+    pub on_step: Callback<Step>,
+}
+
+/// Builds the transforms menu's node for a node of `tree` (of the trace on
+/// screen), read as `kind`; recursion is looked up in `top_down`.
+pub fn tree_menu(
+    loaded: &Rc<Loaded>,
+    tree: &Rc<CallTree>,
+    kind: TreeKind,
+    top_down: Rc<CallTree>,
+) -> Callback<u32, Option<MenuNode>> {
+    let (loaded, tree) = (loaded.clone(), tree.clone());
+    Callback::from(move |node: u32| {
+        let strings = &loaded.trace.strings;
+        MenuNode::of_tree(&loaded.trace, &tree, strings, node, kind, |name| {
+            Recursion::in_tree_named(&top_down, strings, name)
+        })
+    })
 }
 
 /// The zoom of the flame graph on canvas `id` and where its changes go.
@@ -66,6 +92,12 @@ pub fn aggregate(props: &Props) -> Html {
             on_change.emit(ViewChange::Function(Some(loaded.trace.str(id).to_owned())))
         })
     };
+    let menu = use_state(|| None::<Rc<OpenMenu>>);
+    let on_menu = {
+        let menu = menu.clone();
+        Callback::from(move |m: OpenMenu| menu.set(Some(Rc::new(m))))
+    };
+    let top_down = || loaded.top_down(state.source, state.range);
     let body = match state.view {
         View::FlameGraph | View::CallTree
             if loaded
@@ -77,29 +109,40 @@ pub fn aggregate(props: &Props) -> Html {
             empty_note(state)
         }
         View::FlameGraph => {
-            let tree = loaded.top_down(state.source, state.range);
+            let tree = top_down();
             let (zoom, on_zoom) = zoom_of(state, &props.on_change, "flamegraph");
+            let node_menu = tree_menu(loaded, &tree, TreeKind::TopDown, tree.clone());
             html! {
                 <FlameGraph loaded={loaded.clone()} {tree} id="flamegraph"
                     label="Flame graph: calls merged by path, widest first; click to zoom"
-                    marks={props.marks.clone()} {format} {on_pick} colouring={props.colouring} {zoom} {on_zoom} />
+                    marks={props.marks.clone()} {format} {on_pick} colouring={props.colouring} {zoom} {on_zoom}
+                    node_menu={Some(node_menu)} on_menu={on_menu.clone()} />
             }
         }
         View::Sandwich => html! {
             <SandwichView loaded={loaded.clone()} state={state.clone()} marks={props.marks.clone()}
-                {format} {on_pick} colouring={props.colouring} on_change={props.on_change.clone()} />
+                {format} {on_pick} colouring={props.colouring} on_change={props.on_change.clone()}
+                on_menu={on_menu.clone()} />
         },
         View::CallTree => {
             let tree = loaded.tree(state.source, state.range, state.inverted);
+            let kind = if state.inverted {
+                TreeKind::Inverted
+            } else {
+                TreeKind::TopDown
+            };
+            let node_menu = tree_menu(loaded, &tree, kind, top_down());
             html! {
                 <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
-                    {format} {on_pick} reveal={props.reveal} />
+                    {format} {on_pick} reveal={props.reveal} {node_menu} on_menu={on_menu.clone()}
+                    on_step={props.on_step.clone()} />
             }
         }
         View::Diff => match &props.compare {
             Some(compare) => html! {
                 <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} state={state.clone()}
-                    on_change={props.on_change.clone()} {format} colouring={props.colouring} />
+                    on_change={props.on_change.clone()} {format} colouring={props.colouring}
+                    on_menu={on_menu.clone()} />
             },
             None => {
                 html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
@@ -111,6 +154,10 @@ pub fn aggregate(props: &Props) -> Html {
         <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
             { toolbar(props) }
             <div class="aggregate-body">{ body }</div>
+            if let Some(open) = (*menu).clone() {
+                <ContextMenu menu={open} on_step={props.on_step.clone()}
+                    on_close={Callback::from(move |()| menu.set(None))} />
+            }
         </section>
     }
 }

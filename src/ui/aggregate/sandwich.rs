@@ -2,14 +2,18 @@
 //! and for the picked one its callers (drawn upside down, the function at
 //! the bottom) above its callees, each merged over all its occurrences with
 //! recursion counted once. Lists of the direct callers and callees repeat
-//! the canvases for keyboard and screen-reader users.
+//! the canvases for keyboard and screen-reader users. A right-click or long
+//! press on a function or a node opens its transforms menu (without the
+//! items that need a call path: the sandwich merges all of them).
 
 use super::flamegraph::FlameGraph;
-use super::zoom_of;
+use super::{tree_menu, zoom_of};
 use crate::render::colors::Colouring;
+use crate::ui::context_menu::OpenMenu;
+use crate::view_model::node_menu::{MenuNode, Recursion, TreeKind};
 use crate::view_model::Loaded;
 use crate::view_model::{ViewChange, ViewState};
-use flamedrop_core::analysis::CallTree;
+use flamedrop_core::analysis::{CallTree, Node};
 use flamedrop_core::model::StrId;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -27,6 +31,9 @@ pub struct Props {
     pub colouring: Colouring,
     /// Where the flame graphs' zoom changes go.
     pub on_change: Callback<ViewChange>,
+    /// A right-click or long press asks for the transforms menu.
+    #[prop_or_default]
+    pub on_menu: Callback<OpenMenu>,
 }
 
 #[function_component(SandwichView)]
@@ -48,25 +55,14 @@ pub fn sandwich_view(props: &Props) -> Html {
                 .and_then(|&c| functions.get(c))
                 .map(|n| n.name)
         });
-    let list = functions.root().children.iter().take(MAX_FUNCTIONS).filter_map(|&c| {
-        let n = functions.get(c)?;
-        let name = loaded.trace.str(n.name).to_owned();
-        let id = n.name;
-        let onclick = {
-            let on_pick = props.on_pick.clone();
-            Callback::from(move |_: MouseEvent| on_pick.emit(id))
-        };
-        let matched = props.marks.as_ref().map(|m| m.get(id as usize).copied().unwrap_or(false));
-        let selected = Some(id) == picked;
-        Some(html! {
-            <tr data-name={name.clone()} aria-selected={selected.to_string()}
-                class={classes!(selected.then_some("focused"), matched.map(|m| if m { "match" } else { "dim" }))}>
-                <td class="num">{ props.format.emit(n.self_time) }</td>
-                <td class="num">{ props.format.emit(n.total) }</td>
-                <td class="name"><button type="button" class="link" {onclick}>{ name }</button></td>
-            </tr>
-        })
-    });
+    let top_down = loaded.top_down(source, range);
+    let list = functions
+        .root()
+        .children
+        .iter()
+        .take(MAX_FUNCTIONS)
+        .filter_map(|&c| functions.get(c))
+        .map(|n| function_row(props, n, picked, &top_down));
     let body = match picked {
         Some(id) => {
             let (callers, callees) = loaded.sandwich(source, range, id);
@@ -74,6 +70,8 @@ pub fn sandwich_view(props: &Props) -> Html {
                 zoom_of(&props.state, &props.on_change, "sandwich-callers");
             let (callees_zoom, on_callees_zoom) =
                 zoom_of(&props.state, &props.on_change, "sandwich-callees");
+            let callers_menu = tree_menu(loaded, &callers, TreeKind::Sandwich, top_down.clone());
+            let callees_menu = tree_menu(loaded, &callees, TreeKind::Sandwich, top_down.clone());
             html! {
                 <div class="sandwich-panes" data-function={loaded.trace.str(id).to_owned()}>
                     <h3>{ "Callers of " }<code>{ loaded.trace.str(id) }</code></h3>
@@ -82,7 +80,8 @@ pub fn sandwich_view(props: &Props) -> Html {
                         <FlameGraph loaded={loaded.clone()} tree={callers} id="sandwich-callers" upside_down=true
                             label="Callers, the function at the bottom" marks={props.marks.clone()}
                             format={props.format.clone()} on_pick={props.on_pick.clone()} colouring={props.colouring}
-                            zoom={callers_zoom} on_zoom={on_callers_zoom} />
+                            zoom={callers_zoom} on_zoom={on_callers_zoom}
+                            node_menu={Some(callers_menu)} on_menu={props.on_menu.clone()} />
                     </div>
                     <h3>{ "Callees of " }<code>{ loaded.trace.str(id) }</code></h3>
                     { direct(loaded, &callees, "sandwich-callee-list", &props.format) }
@@ -90,7 +89,8 @@ pub fn sandwich_view(props: &Props) -> Html {
                         <FlameGraph loaded={loaded.clone()} tree={callees} id="sandwich-callees"
                             label="Callees, the function at the top" marks={props.marks.clone()}
                             format={props.format.clone()} on_pick={props.on_pick.clone()} colouring={props.colouring}
-                            zoom={callees_zoom} on_zoom={on_callees_zoom} />
+                            zoom={callees_zoom} on_zoom={on_callees_zoom}
+                            node_menu={Some(callees_menu)} on_menu={props.on_menu.clone()} />
                     </div>
                 </div>
             }
@@ -107,6 +107,42 @@ pub fn sandwich_view(props: &Props) -> Html {
             </div>
             { body }
         </div>
+    }
+}
+
+/// A row of the function list: its self and total time and its name, which
+/// picks it (click) or opens its transforms menu (right-click).
+fn function_row(props: &Props, n: &Node, picked: Option<StrId>, top_down: &Rc<CallTree>) -> Html {
+    let loaded = &props.loaded;
+    let name = loaded.trace.str(n.name).to_owned();
+    let id = n.name;
+    let onclick = {
+        let on_pick = props.on_pick.clone();
+        Callback::from(move |_: MouseEvent| on_pick.emit(id))
+    };
+    let oncontextmenu = {
+        let (on_menu, loaded, name) = (props.on_menu.clone(), loaded.clone(), name.clone());
+        let top_down = top_down.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            let node = MenuNode::of_function(&loaded.trace, &name, |n| {
+                Recursion::in_tree_named(&top_down, &loaded.trace.strings, n)
+            });
+            on_menu.emit(OpenMenu::at(&e, node));
+        })
+    };
+    let matched = props
+        .marks
+        .as_ref()
+        .map(|m| m.get(id as usize).copied().unwrap_or(false));
+    let selected = Some(id) == picked;
+    html! {
+        <tr data-name={name.clone()} aria-selected={selected.to_string()}
+            class={classes!(selected.then_some("focused"), matched.map(|m| if m { "match" } else { "dim" }))}>
+            <td class="num">{ props.format.emit(n.self_time) }</td>
+            <td class="num">{ props.format.emit(n.total) }</td>
+            <td class="name"><button type="button" class="link" {onclick} {oncontextmenu}>{ name }</button></td>
+        </tr>
     }
 }
 

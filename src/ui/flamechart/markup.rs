@@ -62,6 +62,7 @@ impl FlameChart {
     pub(super) fn chart(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let at = |e: &MouseEvent| (f64::from(e.offset_x()), f64::from(e.offset_y()));
+        let client = |e: &MouseEvent| (f64::from(e.client_x()), f64::from(e.client_y()));
         let down = link.batch_callback(move |e: PointerEvent| {
             (e.button() == 0).then(|| {
                 let (x, y) = at(&e);
@@ -69,12 +70,26 @@ impl FlameChart {
                     x,
                     y,
                     pointer: e.pointer_id(),
+                    client: client(&e),
                 }
             })
         });
         let moved = link.callback(move |e: PointerEvent| {
             let (x, y) = at(&e);
-            Msg::Move { x, y }
+            Msg::Move {
+                x,
+                y,
+                client: client(&e),
+            }
+        });
+        let menu = link.callback(move |e: MouseEvent| {
+            e.prevent_default();
+            let (x, y) = at(&e);
+            Msg::Menu {
+                x,
+                y,
+                client: client(&e),
+            }
         });
         let up = link.callback(move |e: PointerEvent| {
             let (x, y) = at(&e);
@@ -95,7 +110,8 @@ impl FlameChart {
                 <canvas id="flamechart" ref={self.canvas.clone()} tabindex="0"
                     aria-label="Flame chart: one lane per thread, time runs left to right"
                     onpointerdown={down} onpointermove={moved} onpointerup={up}
-                    onpointerleave={leave} ondblclick={dbl} />
+                    onpointerleave={leave} ondblclick={dbl} oncontextmenu={menu} />
+                { self.menu_markup(ctx) }
                 if let Some(info) = tooltip {
                     <Tooltip info={info} node={self.tooltip.clone()} />
                 }

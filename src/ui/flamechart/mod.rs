@@ -9,13 +9,15 @@
 //! This file holds the lifecycle; the rest of the folder: `input` (raw
 //! listeners), `pointer` (carrying out what the pure `timeline::gesture`
 //! machine decides), `frame` (one animation frame: keys, hover, painting),
-//! `markup` (the HTML), `lanes_list` (the lanes popover) and `publish`
-//! (the chart's reports to the rest of the page).
+//! `markup` (the HTML), `lanes_list` (the lanes popover), `menu` (a span's
+//! transforms menu, on right-click or long press) and `publish` (the chart's
+//! reports to the rest of the page).
 
 mod frame;
 mod input;
 mod lanes_list;
 mod markup;
+mod menu;
 mod pointer;
 pub mod publish;
 
@@ -27,7 +29,9 @@ use crate::timeline::keys::{HeldKeys, KeyAction, Motion};
 use crate::timeline::lane_layout::lane_keys;
 use crate::timeline::lane_layout::{LaneKey, LaneLayout};
 use crate::timeline::{ChartModel, Hit, SpanRef, Wheel};
+use crate::ui::context_menu::{LongPress, OpenMenu};
 use crate::view_model::Loaded;
+use flamedrop_core::analysis::transform::Step;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use publish::{OnReport, Publisher};
@@ -69,6 +73,9 @@ pub struct Props {
     /// The user rearranged, hid or showed lanes.
     #[prop_or_default]
     pub on_lanes: Callback<LaneLayout>,
+    /// A transform chosen in a span's menu.
+    #[prop_or_default]
+    pub on_step: Callback<Step>,
 }
 
 pub enum Msg {
@@ -79,10 +86,13 @@ pub enum Msg {
         x: f64,
         y: f64,
         pointer: i32,
+        /// The pointer in the window's coordinates (where a menu opens).
+        client: (f64, f64),
     },
     Move {
         x: f64,
         y: f64,
+        client: (f64, f64),
     },
     Up {
         x: f64,
@@ -102,6 +112,13 @@ pub enum Msg {
     LanesOpen(bool),
     /// The canvas font finished loading: text widths are measured again.
     FontLoaded,
+    /// Open the transforms menu of the span at canvas (x, y).
+    Menu {
+        x: f64,
+        y: f64,
+        client: (f64, f64),
+    },
+    CloseMenu,
 }
 
 pub struct FlameChart {
@@ -133,6 +150,9 @@ pub struct FlameChart {
     all_lanes: Rc<Vec<(LaneKey, String)>>,
     /// The lanes list is open.
     lanes_open: bool,
+    /// A span's transforms menu, while open.
+    menu: Option<Rc<OpenMenu>>,
+    long_press: LongPress,
 }
 
 impl Component for FlameChart {
@@ -166,6 +186,8 @@ impl Component for FlameChart {
             publish: Publisher::default(),
             all_lanes: Rc::new(all_lanes),
             lanes_open: false,
+            menu: None,
+            long_press: LongPress::default(),
         };
         chart.arrange(&ctx.props().lanes);
         chart
@@ -196,9 +218,23 @@ impl Component for FlameChart {
                 self.request_frame(ctx);
                 self.rehover(&ctx.props().loaded)
             }
-            Msg::Down { x, y, pointer } => self.pointer_down(x, y, pointer),
-            Msg::Move { x, y } => self.pointer_moved(ctx, x, y),
+            Msg::Down {
+                x,
+                y,
+                pointer,
+                client,
+            } => {
+                self.press(ctx, x, y, client);
+                self.pointer_down(x, y, pointer)
+            }
+            Msg::Move { x, y, client } => {
+                self.long_press.moved(client.0, client.1);
+                self.pointer_moved(ctx, x, y)
+            }
+            Msg::Up { .. } if self.long_press.up() => self.forget_press(),
             Msg::Up { x, y } => self.pointer_up(ctx, x, y),
+            Msg::Menu { x, y, client } => self.open_menu(ctx, x, y, client),
+            Msg::CloseMenu => self.menu.take().is_some(),
             Msg::Leave => self.pointer_left(ctx),
             Msg::DoubleClick { x, y } => self.double_click(ctx, x, y),
             // Keys belong to the open view: a hidden chart ignores them.
