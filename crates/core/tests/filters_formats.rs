@@ -195,3 +195,37 @@ fn selogger_frequency_samples() {
     assert!(notes.iter().any(|n| n.starts_with("--tid:")), "{notes:?}");
     assert_eq!(total(&narrowed.trace), total(&trace));
 }
+
+/// Options that remove nothing leave every fixture of every format as its
+/// report says it is: the replay through uftrace's stack is exact for
+/// every format's spans (off-CPU ones included).
+#[test]
+fn a_line_that_removes_nothing_keeps_every_report() {
+    for group in ["scaler", "selogger", "rtrace", "swap"] {
+        let dir = fixtures().join(group);
+        let mut cases: Vec<_> = std::fs::read_dir(&dir)
+            .expect("group")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name() != "README.md")
+            .collect();
+        cases.sort_by_key(|e| e.file_name());
+        let mut decoded = 0;
+        for case in cases {
+            let path = case.path();
+            let files = if path.is_dir() {
+                read_folder(&path)
+            } else {
+                let bytes = std::fs::read(&path).expect("fixture file");
+                vec![(case.file_name().to_string_lossy().into_owned(), bytes)]
+            };
+            let Ok(trace) = decode_files(&files) else {
+                continue;
+            };
+            decoded += 1;
+            let narrowed = narrow(&trace, "-D 65000");
+            let name = case.file_name();
+            assert_eq!(report(&narrowed), report(&trace), "{group}/{name:?}");
+        }
+        assert!(decoded >= 3, "{group}: only {decoded} fixtures decoded");
+    }
+}

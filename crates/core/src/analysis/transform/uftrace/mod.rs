@@ -74,6 +74,7 @@ pub(super) fn apply_filter(
         filter_in: plan.filter_in,
         depth: plan.depth,
         no_sched: plan.no_sched,
+        skip_events_outside: trace.format == Some(crate::model::Format::Uftrace),
         range_stop: plan.raw_stop,
     };
     for (index, thread) in trace.threads.iter_mut().enumerate() {
