@@ -377,7 +377,7 @@ impl<'a> Fstack<'a> {
             } else {
                 s.addr
             };
-            if s.span != u32::MAX {
+            if s.span != u32::MAX && name != UNSET {
                 self.report(at, s.span, name, last);
             }
         }

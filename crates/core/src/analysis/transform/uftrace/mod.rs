@@ -63,7 +63,7 @@ pub(super) fn apply_filter(
     for w in &plan.warnings {
         note(w.clone());
     }
-    let unknown_name = if plan.stop.is_some() {
+    let unknown_name = if plan.start.is_some() || plan.stop.is_some() {
         trace.strings.intern("<0>")
     } else {
         u32::MAX
