@@ -51,7 +51,8 @@ fn times(
         .collect()
 }
 
-const NAMES: [&str; 5] = ["A", "B", "C", "D", "E"];
+/// Function names; the last two are addresses in module `m` (a resource).
+const NAMES: [&str; 6] = ["A", "B", "C", "D", "m+0x5", "m+0x6"];
 
 /// Random nested calls: (start, end, name, depth) in pre-order.
 fn random_calls(rng: &mut Rng) -> Vec<(i64, i64, usize, u16)> {
@@ -122,7 +123,7 @@ fn random_step(rng: &mut Rng, calls: &[(i64, i64, usize, u16)]) -> Step {
         6 => Step::CollapseDirectRecursion(f),
         7 => Step::CollapseRecursion(f),
         8 => Step::DropFunction(f),
-        9 => Step::CollapseResource("B".into()),
+        9 => Step::CollapseResource("m".into()),
         _ => Step::MergeFunction("Z".into()),
     }
 }

@@ -259,4 +259,13 @@ fn swap_libraries_on_spans_and_cpu_samples() {
         .notes
         .iter()
         .any(|x| x.message.contains("stacks never reach it")));
+    // Focusing on main keeps its calls but empties the CPU samples and allocations, which never reach it.
+    let n = narrow(&t, "ff:main");
+    assert_eq!(functions(&n.trace)["main"], functions(&t)["main"]);
+    assert!(n.trace.sample_sets.iter().all(|s| s.is_empty()));
+    assert!(n.trace.allocations.iter().all(|a| a.stack.is_empty()));
+    assert!(n
+        .notes
+        .iter()
+        .any(|x| x.message.contains("focusing left them empty")));
 }
