@@ -268,13 +268,13 @@ fn each_transform_on_a_hand_made_trace() {
             "A>C>D 10/10/1"
         ]
     );
-    // Collapse recursion of a: a>b>a>c becomes a>c, the inner a's 4 of self go to a; b is cut around the inner a (two pieces of 2).
+    // Collapse recursion of a: a>b>a>c becomes a>c, the inner a's 4 of self go to a; b is cut around the inner a (two pieces of 2, one call).
     assert_eq!(
         narrowed_lines(&t, "rec:B"),
         [
             "A 100/30/1",
             "A>B 40/34/1",
-            "A>B>C 4/4/2",
+            "A>B>C 4/4/1",
             "A>B>D 2/2/1",
             "A>C 30/10/1",
             "A>C>C 20/10/1",
