@@ -13,7 +13,7 @@ mod common;
 use common::{checked, fixtures, read_folder, Rng};
 use flamedrop_core::analysis::calltree::{build, Source};
 use flamedrop_core::analysis::transform::{apply, apply_more, resource_of, Stack, Step};
-use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+use flamedrop_core::model::{Format, TimeUnit, TraceBuilder, SPAN_ABANDONED};
 use flamedrop_core::{decode_files, Trace};
 use std::collections::BTreeMap;
 
@@ -283,6 +283,39 @@ fn each_transform_on_a_hand_made_trace() {
     );
     // Drop b: both b subtrees go; a and main keep their length, not the dropped time as self.
     assert_eq!(narrowed_lines(&t, "df:C"), ["A 100/30/1", "A>B 40/30/1"]);
+}
+
+#[test]
+fn abandoned_calls_narrow_into_sound_traces() {
+    let mut rng = Rng(0xabad_cafe);
+    for round in 0..300 {
+        let calls = random_calls(&mut rng);
+        let mut trace = trace_of(&calls);
+        // A call that never returned (longjmp, exec): drawn, not timed.
+        for f in trace.threads[0].spans.flags.iter_mut() {
+            if rng.below(5) == 0 {
+                *f = SPAN_ABANDONED;
+            }
+        }
+        let steps: Vec<Step> = (0..1 + rng.below(3))
+            .map(|_| random_step(&mut rng, &calls))
+            .collect();
+        let narrowed = apply(&trace, &steps).expect("applies").trace;
+        assert_eq!(
+            narrowed.check(),
+            Vec::<String>::new(),
+            "round {round}, {steps:?}"
+        );
+        // No narrowing takes more self time than a call has.
+        let negative: Vec<_> = spans_tree(&narrowed)
+            .into_iter()
+            .filter(|(_, (_, own, _))| *own < 0)
+            .collect();
+        assert!(
+            negative.is_empty(),
+            "round {round}, {steps:?}: {negative:?}"
+        );
+    }
 }
 
 #[test]

@@ -78,7 +78,14 @@ pub(super) fn carry_out(
     drop(threads);
     let Some(target) = resolved else {
         put_back(trace, spans);
-        note("not in this trace; nothing changed".into());
+        note(match step {
+            // uftrace keeps no module for a resolved symbol, Scaler's V1
+            // output no library: say why nothing belongs to it.
+            Step::CollapseResource(_) => {
+                "not in this trace (no function of it is known to belong to this resource); nothing changed".into()
+            }
+            _ => "not in this trace; nothing changed".into(),
+        });
         return Ok(());
     };
     let in_spans = spans.iter().any(|s| target.found_in_spans(s));
