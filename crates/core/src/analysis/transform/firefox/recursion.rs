@@ -6,7 +6,8 @@
 //! with O). Inner calls of F go, their self time becoming O's. A call C
 //! between two calls of F is therefore not on the stack while the inner F
 //! runs: C is cut into pieces around it (each piece a span of C's name; the
-//! first one keeps C's details and taken self time).
+//! first one keeps C's details and taken self time, the later ones are
+//! flagged `SPAN_CONTINUED` so C still counts as one call).
 
 use super::super::edit::SpanEdit;
 use super::engine::span_at;
@@ -21,6 +22,8 @@ struct Open {
     is_f: bool,
     /// Edit index of its current piece (non-F calls), or [`NONE`].
     piece: u32,
+    /// Edit index of its latest piece (non-F calls), or [`NONE`].
+    last_piece: u32,
 }
 
 /// The pass's state.
@@ -103,6 +106,7 @@ impl Collapser<'_> {
             depth,
             is_f,
             piece,
+            last_piece: piece,
         });
     }
 
@@ -151,7 +155,9 @@ impl Collapser<'_> {
             let at = self.edit.len() as u32;
             self.edit.push(index as u32, resumed_at, end, d, name, 0);
             if let Some(o) = self.open.get_mut(k) {
+                self.edit.continued.push((at, o.last_piece));
                 o.piece = at;
+                o.last_piece = at;
             }
         }
     }
