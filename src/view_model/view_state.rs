@@ -296,18 +296,15 @@ impl ViewState {
     }
 }
 
-/// The stack's text form as the fragment holds it. The text is fragment-safe
-/// but for a call path's `>`, which a browser escapes as `%3E` in a fragment;
-/// so `>` is written as `%3E` here, and a name's own escaped `>` (`%3E` in the
-/// text) as `%3e`, which reads back the same.
+/// The stack's text form as the fragment holds it: the text is
+/// fragment-safe as it is.
 fn narrow_to_fragment(stack: &Stack) -> String {
-    stack.to_string().replace("%3E", "%3e").replace('>', "%3E")
+    stack.to_string()
 }
 
-/// Reads [`narrow_to_fragment`]'s value (or a `>` the browser escaped);
-/// `None` if it is not a stack.
+/// Reads [`narrow_to_fragment`]'s value; `None` if it is not a stack.
 fn narrow_from_fragment(raw: &str) -> Option<Stack> {
-    raw.replace("%3E", ">").parse().ok()
+    raw.parse().ok()
 }
 
 /// Everything but the unreserved characters of RFC 3986 is escaped.
@@ -416,8 +413,8 @@ mod tests {
         assert!(fragment.starts_with("narrow=u:-F%20main"), "{fragment}");
         assert!(!fragment.contains('>') && !fragment.contains(' '));
         assert_eq!(ViewState::from_fragment(&fragment).narrow, narrow);
-        // As typed by hand, with the browser's escape of a path's `>`.
-        let typed = ViewState::from_fragment("view=flamegraph&narrow=mcn:main%3Ework~df:x");
+        // As typed by hand.
+        let typed = ViewState::from_fragment("view=flamegraph&narrow=mcn:main,work~df:x");
         assert_eq!(
             typed.narrow.steps,
             vec![

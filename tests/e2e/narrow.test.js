@@ -236,8 +236,8 @@ test('every kind of step set from a script gives the report() and the notes `fla
     const full = await pageReport(page);
     const stacks = [
       'mf:update_shared',
-      'mcn:main>pthread_create',
-      'f:worker>update_shared',
+      'mcn:main,pthread_create',
+      'f:worker,update_shared',
       'ff:update_shared',
       'fs:update_shared',
       'cfs:update_shared',

@@ -215,7 +215,7 @@ fn each_transform_on_a_hand_made_trace() {
     );
     // Merge node main>b only: the outer b under main goes, the b inside a stays.
     assert_eq!(
-        narrowed_lines(&t, "mcn:A>C"),
+        narrowed_lines(&t, "mcn:A,C"),
         [
             "A 100/40/1",
             "A>B 40/30/1",
@@ -228,7 +228,7 @@ fn each_transform_on_a_hand_made_trace() {
     );
     // Focus on subtree main>b: the b at that path is the only root.
     assert_eq!(
-        narrowed_lines(&t, "f:A>C"),
+        narrowed_lines(&t, "f:A,C"),
         ["C 30/10/1", "C>C 20/10/1", "C>C>D 10/10/1"]
     );
     // Focus on function b: both outermost b calls become roots and merge into one node.
@@ -312,7 +312,7 @@ fn abandoned_calls_narrow_into_sound_traces() {
 #[test]
 fn a_step_naming_what_is_not_there_says_so_and_changes_nothing() {
     let t = hand_made();
-    for text in ["mf:nowhere", "ff:nowhere", "f:A>D", "cr:libnothing.so"] {
+    for text in ["mf:nowhere", "ff:nowhere", "f:A,D", "cr:libnothing.so"] {
         let stack: Stack = text.parse().expect("stack text");
         let narrowed = apply(&t, &stack.steps).expect("applies");
         assert_eq!(spans_tree(&narrowed.trace), spans_tree(&t), "{text}");

@@ -71,7 +71,7 @@ fn uftrace_simple_nested() {
     assert_eq!(f["top"], (1, top.1, top.2 + mid.2));
     assert_eq!(f["leaf"], leaf);
     // Merge node main>top>mid: mid is only called there, so the same as merging it.
-    assert_eq!(functions(&narrow(&t, "mcn:main>top>mid").trace), f);
+    assert_eq!(functions(&narrow(&t, "mcn:main,top,mid").trace), f);
 
     // Drop mid: mid and leaf go; top keeps its length and its own self time.
     let f = functions(&narrow(&t, "df:mid").trace);
@@ -94,7 +94,7 @@ fn uftrace_simple_nested() {
     assert_eq!(f["mid"].2, mid.2);
 
     // Focus on subtree main>top: top, mid and leaf, as uftrace reported them.
-    let f = functions(&narrow(&t, "f:main>top").trace);
+    let f = functions(&narrow(&t, "f:main,top").trace);
     assert_eq!(f.len(), 3);
     assert_eq!((f["top"], f["mid"], f["leaf"]), (top, mid, leaf));
 

@@ -3,7 +3,8 @@
 //! steps joined by `~`, each `code` or `code:argument`, as Firefox Profiler
 //! writes its `transforms=` query. Arguments are percent-encoded (all but
 //! `A-Z a-z 0-9 - . _`), so the text is safe in a URL fragment and names may
-//! hold any character; a path's names are joined by `>`.
+//! hold any character; a path's names are joined by `,` (fragment-safe, and
+//! not a shell's redirection as `>` would be).
 //!
 //! | code | step | argument |
 //! |---|---|---|
@@ -25,7 +26,7 @@ use std::fmt::{self, Write};
 /// The separator between steps.
 const STEPS: char = '~';
 /// The separator between a path's names.
-const PATH: char = '>';
+const PATH: char = ',';
 
 impl fmt::Display for Stack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -91,7 +92,7 @@ impl std::str::FromStr for Step {
                 .map(decode)
                 .collect::<Result<Vec<_>, _>>()?;
             if p.iter().any(String::is_empty) {
-                return Err(format!("{code:?} needs a call path (names joined by >)"));
+                return Err(format!("{code:?} needs a call path (names joined by ,)"));
             }
             Ok(p)
         };
@@ -187,7 +188,7 @@ mod tests {
         let text = stack.to_string();
         assert!(text
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._%:~>".contains(&b)));
+            .all(|b| b.is_ascii_alphanumeric() || b"-._%:~,".contains(&b)));
         assert_eq!(text.parse::<Stack>().unwrap(), stack);
     }
 

@@ -84,14 +84,7 @@ fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEd
         end: i64,
         children: i64,
     }
-    let mut out = SpanEdit {
-        from: Vec::with_capacity(count),
-        start: Vec::with_capacity(count),
-        end: Vec::with_capacity(count),
-        depth: Vec::with_capacity(count),
-        name: Vec::with_capacity(count),
-        taken_self: Vec::with_capacity(count),
-    };
+    let mut out = SpanEdit::with_capacity(count);
     let mut targets: Vec<Option<i64>> = Vec::with_capacity(count);
     let mut stack: Vec<Open> = Vec::new();
     // Per depth, where the previous span of that depth ended.
