@@ -24,7 +24,7 @@ function encode(name) {
     .map((b) => (/[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
     .join('');
 }
-const step = (code, ...names) => `${code}:${names.map(encode).join('>')}`;
+const step = (code, ...names) => `${code}:${names.map(encode).join(',')}`;
 
 /** `flamedrop report --json --transform TEXT PATH`, parsed. */
 function cliReport(text, input) {
