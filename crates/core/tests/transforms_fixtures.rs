@@ -98,14 +98,24 @@ fn uftrace_simple_nested() {
     assert_eq!(f.len(), 3);
     assert_eq!((f["top"], f["mid"], f["leaf"]), (top, mid, leaf));
 
-    // uftrace keeps no module per resolved symbol, so printf has no resource to collapse.
-    assert_eq!(resource_of(&t, "printf"), None);
+    // The calls resolved through the executable's .sym file (printf is its PLT
+    // stub there, as uftrace resolves it) belong to a_simple; libc.so.6 has
+    // none of the traced calls, so collapsing it changes nothing and says so.
+    assert_eq!(resource_of(&t, "printf").as_deref(), Some("a_simple"));
+    assert_eq!(resource_of(&t, "leaf").as_deref(), Some("a_simple"));
     let n = narrow(&t, "cr:libc.so.6");
     assert!(
         n.notes[0].message.contains("not in this trace"),
         "{:?}",
         n.notes
     );
+    // Collapsing a_simple: every call is the executable's, so the consecutive
+    // calls fold into one call per outermost run, with all their time.
+    let (main, start, exit) = (row("main"), row("__monstartup"), row("__cxa_atexit"));
+    let all = main.1 + start.1 + exit.1;
+    let f = functions(&narrow(&t, "cr:a_simple").trace);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f["a_simple"], (3, all, all));
 }
 
 #[test]

@@ -21,7 +21,7 @@ mod threads;
 
 use crate::decoder::{Decoder, FileProbe};
 use crate::formats::common::Recording;
-use crate::model::{Format, TimeUnit, Trace, TraceBuilder};
+use crate::model::{Column, Format, Table, TimeUnit, Trace, TraceBuilder};
 use replay::{RecordingState, TaskStream};
 pub use roles::detect;
 use roles::{plan_key, role_of, Role};
@@ -179,7 +179,28 @@ impl Decoder for UftraceDecoder {
         if !self.secondary {
             self.files
                 .report_ignored(&mut recording.builder, "uftrace recording");
+            let resolved = recording.resolved_modules();
+            let modules = recording.resolver.function_modules(&resolved);
+            if !modules.is_empty() {
+                recording.builder.table(symbols_table(modules));
+            }
         }
         recording.builder.finish()
+    }
+}
+
+/// The `symbols` table: each traced function with its module, as the
+/// recording's `.sym` files place it (part 0 writes it, from the metadata
+/// every part reads).
+fn symbols_table(modules: Vec<(String, String)>) -> Table {
+    Table {
+        id: "symbols".into(),
+        title: "Functions by module".into(),
+        columns: vec![Column::text("function"), Column::text("module")],
+        rows: modules.into_iter().map(|(f, m)| vec![f, m]).collect(),
+        row_highlight: Vec::new(),
+        note: "Each symbol of the recording's .sym files with the module it belongs to \
+               (what Collapse module groups by)."
+            .into(),
     }
 }

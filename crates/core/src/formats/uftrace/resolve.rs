@@ -141,6 +141,34 @@ impl Resolver {
             .is_some_and(|s| s.modules.iter().any(|m| m.start <= addr && addr < m.end))
     }
 
+    /// Every symbol's name with the module whose `.sym` file holds it
+    /// (`libc.so.6`), each name once: where a function lives, for "collapse
+    /// module" (the trace names calls by symbol only). A name the records
+    /// resolved (`resolved`: name and symbol table) gets that table's module
+    /// (a PLT stub's name is the executable's, as uftrace resolved it), any
+    /// other the first module whose table has it.
+    pub fn function_modules(&self, resolved: &[(String, usize)]) -> Vec<(String, String)> {
+        let module = |t: usize| {
+            let file = self.table_files.get(t).map_or("", String::as_str);
+            file.strip_suffix(".sym").unwrap_or(file).to_owned()
+        };
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for (name, table) in resolved {
+            if seen.insert(name.as_str()) {
+                out.push((name.clone(), module(*table)));
+            }
+        }
+        for (t, table) in self.tables.iter().enumerate() {
+            for symbol in &table.symbols {
+                if seen.insert(symbol.name.as_str()) {
+                    out.push((symbol.name.clone(), module(t)));
+                }
+            }
+        }
+        out
+    }
+
     /// Resolves `addr` in address space `space` at `time`.
     pub fn resolve_in(&self, space: Option<usize>, time: i64, addr: u64) -> Resolved {
         let Some(space) = space.and_then(|s| self.spaces.get(s)) else {

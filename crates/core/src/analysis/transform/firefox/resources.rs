@@ -11,8 +11,8 @@
 //!   stacks (class › method › location) a root frame is a class, which is
 //!   its own resource, and a method frame belongs to its class.
 //!
-//! uftrace does not keep the module of a resolved symbol in the trace, so
-//! there only unresolved `module+0xoffset` names have a resource.
+//! - uftrace: the decoder's `symbols` table (each symbol of the recording's
+//!   `.sym` files with its module).
 
 use crate::model::{Format, Spans, StrId, Trace, NO_PARENT};
 
@@ -46,6 +46,9 @@ impl Resources {
         }
         if trace.format == Some(Format::Selogger) {
             out.read_selogger_stacks(trace);
+        }
+        if trace.format == Some(Format::Uftrace) {
+            out.read_symbols_table(trace);
         }
         out
     }
@@ -97,6 +100,22 @@ impl Resources {
     }
 
     /// Per name, the `key` field of its first span that has details.
+    /// uftrace's `symbols` table: (function, module) rows.
+    fn read_symbols_table(&mut self, trace: &Trace) {
+        let Some(table) = trace.tables.iter().find(|t| t.id == "symbols") else {
+            return;
+        };
+        for row in &table.rows {
+            let (Some(function), Some(module)) = (row.first(), row.get(1)) else {
+                continue;
+            };
+            if let Some(id) = trace.strings.find(function) {
+                let r = self.id_of(trace, module);
+                self.set(id, r);
+            }
+        }
+    }
+
     fn read_details(&mut self, trace: &Trace, threads: &[&Spans], key: &str) {
         let mut checked = vec![false; self.of.len()];
         for spans in threads {

@@ -130,6 +130,19 @@ impl RecordingState {
         info
     }
 
+    /// Each function name the records resolved through a symbol, with the
+    /// symbol table (module) it was found in.
+    pub fn resolved_modules(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = self
+            .addr_cache
+            .values()
+            .filter_map(|info| Some((self.builder.name_of(info.name).to_owned(), info.symbol?.0)))
+            .collect();
+        out.sort();
+        out.dedup_by(|a, b| a.0 == b.0);
+        out
+    }
+
     pub(super) fn spec(&mut self, info: AddrInfo) -> Rc<FunctionSpec> {
         if let Some(spec) = self.spec_cache.get(&info.name) {
             return Rc::clone(spec);
