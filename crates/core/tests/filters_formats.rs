@@ -195,3 +195,108 @@ fn selogger_frequency_samples() {
     assert!(notes.iter().any(|n| n.starts_with("--tid:")), "{notes:?}");
     assert_eq!(total(&narrowed.trace), total(&trace));
 }
+
+/// Options that remove nothing leave every fixture of every format as its
+/// report says it is: the replay through uftrace's stack is exact for
+/// every format's spans (off-CPU ones included).
+#[test]
+fn a_line_that_removes_nothing_keeps_every_report() {
+    for group in ["scaler", "selogger", "rtrace", "swap"] {
+        let dir = fixtures().join(group);
+        let mut cases: Vec<_> = std::fs::read_dir(&dir)
+            .expect("group")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name() != "README.md")
+            .collect();
+        cases.sort_by_key(|e| e.file_name());
+        let mut decoded = 0;
+        for case in cases {
+            let path = case.path();
+            let files = if path.is_dir() {
+                read_folder(&path)
+            } else {
+                let bytes = std::fs::read(&path).expect("fixture file");
+                vec![(case.file_name().to_string_lossy().into_owned(), bytes)]
+            };
+            let Ok(trace) = decode_files(&files) else {
+                continue;
+            };
+            decoded += 1;
+            let narrowed = narrow(&trace, "-D 65000");
+            let name = case.file_name();
+            assert_eq!(report(&narrowed), report(&trace), "{group}/{name:?}");
+        }
+        assert!(decoded >= 3, "{group}: only {decoded} fixtures decoded");
+    }
+}
+
+/// Random nested calls (with off-CPU spans, calls that never return and
+/// calls open at the end) under random option lines: the narrowed trace
+/// always keeps the model's rules, and keeps no more calls than it had.
+#[test]
+fn random_traces_stay_well_formed_under_any_line() {
+    use common::Rng;
+    use flamedrop_core::model::{
+        Format, TimeUnit, TraceBuilder, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_OPEN_AT_END,
+    };
+    let lines = [
+        "-F f1",
+        "-N f2",
+        "-H f3",
+        "-C f4",
+        "-D 2",
+        "-t 5",
+        "-r 10ns~200ns",
+        "-r 0.000000050~",
+        "-r ~90ns -H f1",
+        "-F f1 -N f2 -D 3",
+        "-H 'f1;f2' -t 3",
+        "-C f2 -H f1",
+        "--match=glob -F 'f*' -D 1",
+        "-F f0 -H f0",
+    ];
+    let mut rng = Rng(0x5eed_f11e);
+    for round in 0..2000 {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let names: Vec<_> = (0..5).map(|i| b.intern(&format!("f{i}"))).collect();
+        let sched = b.intern("linux:schedule");
+        let mut time = 0i64;
+        let mut depth = 0;
+        for _ in 0..rng.below(60) {
+            time += 1 + rng.below(9) as i64;
+            match rng.below(5) {
+                0 | 1 if depth < 6 => {
+                    let flags = match rng.below(12) {
+                        0 => SPAN_ABANDONED,
+                        1 => SPAN_OPEN_AT_END,
+                        _ => 0,
+                    };
+                    b.begin(t, time, names[rng.below(5)], flags);
+                    depth += 1;
+                }
+                2 if depth > 0 => {
+                    b.begin(t, time, sched, SPAN_OFF_CPU);
+                    time += 1 + rng.below(20) as i64;
+                    b.end(t, time);
+                }
+                _ if depth > 0 => {
+                    b.end(t, time);
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+        while depth > 0 {
+            time += 1;
+            b.end(t, time);
+            depth -= 1;
+        }
+        let trace = checked(b.finish());
+        let before = trace.threads[0].spans.len();
+        let line = lines[round % lines.len()];
+        let narrowed = narrow(&trace, line);
+        assert!(narrowed.threads[0].spans.len() <= before + 1, "{line}");
+    }
+}

@@ -63,7 +63,7 @@ impl UftraceFilter {
                 "-r" | "--time-range" => f.time_range = Some(time_range(&value()?)?),
                 "--tid" => f.tids.extend(
                     value()?
-                        .split(',')
+                        .split([',', ';'])
                         .filter(|t| !t.is_empty())
                         .map(str::to_owned),
                 ),
@@ -252,6 +252,7 @@ mod tests {
         assert_eq!(f.depth, Some(4));
         assert_eq!(f.time_filter.as_deref(), Some("5us"));
         assert_eq!(f.tids, ["1", "2"]);
+        assert_eq!(UftraceFilter::parse("--tid 3;4").unwrap().tids, ["3", "4"]);
         assert_eq!(f.to_string().parse::<UftraceFilter>().unwrap(), f);
         assert_eq!(
             UftraceFilter::parse("-F 'a b;c'").unwrap().filter,

@@ -47,6 +47,11 @@ pub struct Settings<'a> {
     pub depth: i32,
     /// `-C` was given: context switches are not reported.
     pub no_sched: bool,
+    /// uftrace's `event_skip_out`: a context switch with no function on the
+    /// (counted) stack is not reported. Only for uftrace traces: there the
+    /// decoder keeps no such span, so it only matters once `-r` started a
+    /// task mid-call; other formats' off-CPU spans stand on their own.
+    pub skip_events_outside: bool,
     /// `-r`'s end as uftrace keeps it (in the trace's unit; an elapsed end
     /// stays a small number, as in uftrace), for calls still open at the end.
     pub range_stop: Option<i64>,
@@ -155,7 +160,8 @@ impl<'a> Fstack<'a> {
         if r.sched {
             // uftrace skips events outside every function (`event_skip_out`,
             // on by default) and, with `-C`, every context switch.
-            if self.user_count > 0 && !self.settings.no_sched {
+            let outside = self.user_count == 0 && self.settings.skip_events_outside;
+            if !outside && !self.settings.no_sched {
                 self.report_sched(r);
             }
             return;
@@ -371,7 +377,7 @@ impl<'a> Fstack<'a> {
             } else {
                 s.addr
             };
-            if s.span != u32::MAX {
+            if s.span != u32::MAX && name != UNSET {
                 self.report(at, s.span, name, last);
             }
         }

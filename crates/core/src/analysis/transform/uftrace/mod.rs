@@ -63,7 +63,7 @@ pub(super) fn apply_filter(
     for w in &plan.warnings {
         note(w.clone());
     }
-    let unknown_name = if plan.stop.is_some() {
+    let unknown_name = if plan.start.is_some() || plan.stop.is_some() {
         trace.strings.intern("<0>")
     } else {
         u32::MAX
@@ -74,6 +74,7 @@ pub(super) fn apply_filter(
         filter_in: plan.filter_in,
         depth: plan.depth,
         no_sched: plan.no_sched,
+        skip_events_outside: trace.format == Some(crate::model::Format::Uftrace),
         range_stop: plan.raw_stop,
     };
     for (index, thread) in trace.threads.iter_mut().enumerate() {

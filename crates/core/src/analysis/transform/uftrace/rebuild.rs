@@ -61,6 +61,21 @@ pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
     nest(spans, kept.into_iter(), count)
 }
 
+/// Where `k` is drawn, after the previous call of its depth (ending at
+/// `previous`) and inside its parent (ending at `parent_end`).
+fn place(k: &Kept, previous: Option<i64>, parent_end: Option<i64>) -> (i64, i64) {
+    // Only where uftrace's own numbers overlap (a stack entered mid-way)
+    // does a call move after the previous call of its depth, keeping the
+    // length uftrace gives it; never outside the call it is drawn in.
+    let mut start = previous.map_or(k.start, |p| k.start.max(p));
+    let mut end = start + (k.end - k.start).max(0);
+    if let Some(parent_end) = parent_end {
+        end = end.min(parent_end);
+        start = start.min(end);
+    }
+    (start, end)
+}
+
 /// Lays `kept` (in start order, `count` of them) out as nested spans.
 fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEdit {
     struct Open {
@@ -103,14 +118,8 @@ fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEd
             }
         }
         let depth = stack.len();
-        let mut start = k.start;
-        if let Some(&previous) = last_end.get(depth) {
-            // Only where uftrace's own numbers overlap (a stack entered
-            // mid-way): the call moves after the previous call of its
-            // depth, keeping the length uftrace gives it.
-            start = start.max(previous);
-        }
-        let end = start + (k.end - k.start).max(0);
+        let parent_end = stack.last().map(|p| p.end);
+        let (start, end) = place(&k, last_end.get(depth).copied(), parent_end);
         last_end.truncate(depth);
         last_end.push(end);
         let taken = if k.self_time.is_none() {
