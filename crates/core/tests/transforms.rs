@@ -13,7 +13,7 @@ mod common;
 use common::{checked, fixtures, read_folder, Rng};
 use flamedrop_core::analysis::calltree::{build, Source};
 use flamedrop_core::analysis::transform::{apply, apply_more, resource_of, Stack, Step};
-use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+use flamedrop_core::model::{Format, TimeUnit, TraceBuilder, SPAN_ABANDONED};
 use flamedrop_core::{decode_files, Trace};
 use std::collections::BTreeMap;
 
@@ -51,7 +51,8 @@ fn times(
         .collect()
 }
 
-const NAMES: [&str; 5] = ["A", "B", "C", "D", "E"];
+/// Function names; the last two are addresses in module `m` (a resource).
+const NAMES: [&str; 6] = ["A", "B", "C", "D", "m+0x5", "m+0x6"];
 
 /// Random nested calls: (start, end, name, depth) in pre-order.
 fn random_calls(rng: &mut Rng) -> Vec<(i64, i64, usize, u16)> {
@@ -122,7 +123,7 @@ fn random_step(rng: &mut Rng, calls: &[(i64, i64, usize, u16)]) -> Step {
         6 => Step::CollapseDirectRecursion(f),
         7 => Step::CollapseRecursion(f),
         8 => Step::DropFunction(f),
-        9 => Step::CollapseResource("B".into()),
+        9 => Step::CollapseResource("m".into()),
         _ => Step::MergeFunction("Z".into()),
     }
 }
@@ -267,13 +268,13 @@ fn each_transform_on_a_hand_made_trace() {
             "A>C>D 10/10/1"
         ]
     );
-    // Collapse recursion of a: a>b>a>c becomes a>c, the inner a's 4 of self go to a; b is cut around the inner a (two pieces of 2).
+    // Collapse recursion of a: a>b>a>c becomes a>c, the inner a's 4 of self go to a; b is cut around the inner a (two pieces of 2, one call).
     assert_eq!(
         narrowed_lines(&t, "rec:B"),
         [
             "A 100/30/1",
             "A>B 40/34/1",
-            "A>B>C 4/4/2",
+            "A>B>C 4/4/1",
             "A>B>D 2/2/1",
             "A>C 30/10/1",
             "A>C>C 20/10/1",
@@ -282,6 +283,30 @@ fn each_transform_on_a_hand_made_trace() {
     );
     // Drop b: both b subtrees go; a and main keep their length, not the dropped time as self.
     assert_eq!(narrowed_lines(&t, "df:C"), ["A 100/30/1", "A>B 40/30/1"]);
+}
+
+#[test]
+fn abandoned_calls_narrow_into_sound_traces() {
+    let mut rng = Rng(0xabad_cafe);
+    for round in 0..300 {
+        let calls = random_calls(&mut rng);
+        let mut trace = trace_of(&calls);
+        // A call that never returned (longjmp, exec): drawn, not timed.
+        for f in trace.threads[0].spans.flags.iter_mut() {
+            if rng.below(5) == 0 {
+                *f = SPAN_ABANDONED;
+            }
+        }
+        let steps: Vec<Step> = (0..1 + rng.below(3))
+            .map(|_| random_step(&mut rng, &calls))
+            .collect();
+        let narrowed = apply(&trace, &steps).expect("applies").trace;
+        assert_eq!(
+            narrowed.check(),
+            Vec::<String>::new(),
+            "round {round}, {steps:?}"
+        );
+    }
 }
 
 #[test]

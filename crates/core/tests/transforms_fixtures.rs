@@ -126,9 +126,11 @@ fn uftrace_recursion() {
     );
     // mutual_a recurses only through mutual_b: direct recursion leaves it as it was.
     assert_eq!(functions(&narrow(&t, "drec:mutual_a").trace)["mutual_a"], a);
-    // Collapse recursion of mutual_a: one call left; its time and mutual_b's self time are conserved.
+    // Collapse recursion of mutual_a: one call left; its time and mutual_b's self time are conserved;
+    // each mutual_b is cut around the mutual_a it calls, and still counts as one call.
     let f = functions(&narrow(&t, "rec:mutual_a").trace);
     assert_eq!(f["mutual_a"].0, 1);
+    assert_eq!(f["mutual_b"].0, b.0);
     assert_eq!(f["mutual_a"].1, a.1);
     assert_eq!(f["mutual_a"].2 + f["mutual_b"].2, a.2 + b.2);
 }
@@ -259,4 +261,13 @@ fn swap_libraries_on_spans_and_cpu_samples() {
         .notes
         .iter()
         .any(|x| x.message.contains("stacks never reach it")));
+    // Focusing on main keeps its calls but empties the CPU samples and allocations, which never reach it.
+    let n = narrow(&t, "ff:main");
+    assert_eq!(functions(&n.trace)["main"], functions(&t)["main"]);
+    assert!(n.trace.sample_sets.iter().all(|s| s.is_empty()));
+    assert!(n.trace.allocations.iter().all(|a| a.stack.is_empty()));
+    assert!(n
+        .notes
+        .iter()
+        .any(|x| x.message.contains("focusing left them empty")));
 }

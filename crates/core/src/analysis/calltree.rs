@@ -11,7 +11,7 @@
 //! its time is never counted twice in a total. [`CallTree::sort_left_heavy`]
 //! orders siblings heaviest first, as speedscope's "left heavy" view does.
 
-use crate::model::{StrId, Trace, NEVER_FREED, SPAN_ABANDONED};
+use crate::model::{StrId, Trace, NEVER_FREED, SPAN_ABANDONED, SPAN_CONTINUED};
 use std::collections::HashMap;
 
 /// The name of the root node, which stands for "everything".
@@ -260,7 +260,7 @@ fn add_spans(b: &mut TreeBuilder, spans: &crate::model::Spans, range: Option<Tim
         // An abandoned call never returned: like the report, it is drawn
         // but neither counted nor timed.
         let abandoned = flags & SPAN_ABANDONED != 0;
-        if !abandoned {
+        if !abandoned && flags & SPAN_CONTINUED == 0 {
             if let Some(n) = b.tree.nodes.get_mut(node as usize) {
                 n.calls += 1;
             }

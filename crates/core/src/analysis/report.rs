@@ -3,7 +3,9 @@
 //! --json` prints and `window.flamedrop.report()` returns (DESIGN.md §6).
 
 use super::walk::walk_spans;
-use crate::model::{Allocations, Severity, Thread, Trace, NEVER_FREED, SPAN_ABANDONED};
+use crate::model::{
+    Allocations, Severity, Thread, Trace, NEVER_FREED, SPAN_ABANDONED, SPAN_CONTINUED,
+};
 use serde::{Deserialize, Serialize};
 
 /// The report of one trace.
@@ -182,7 +184,10 @@ fn thread_report(
             return;
         }
         if let Some(t) = per_name.get_mut(v.name as usize) {
-            t.calls += 1;
+            // A later piece of a call cut by a narrowing is the same call.
+            if v.flags & SPAN_CONTINUED == 0 {
+                t.calls += 1;
+            }
             t.self_time += v.self_time;
             if v.outermost {
                 t.total += v.duration;

@@ -82,7 +82,7 @@ pub fn count(trace: &crate::Trace, marks: &[bool]) -> MatchCount {
         for (&name, &flags) in thread.spans.name.iter().zip(&thread.spans.flags) {
             if marks.get(name as usize).copied().unwrap_or(false) {
                 seen[name as usize] = true;
-                if flags & crate::model::SPAN_ABANDONED == 0 {
+                if flags & (crate::model::SPAN_ABANDONED | crate::model::SPAN_CONTINUED) == 0 {
                     calls += 1;
                 }
             }

@@ -121,6 +121,11 @@ pub const SPAN_OFF_CPU: u8 = 8;
 /// (`exec`, `longjmp`); it is drawn up to that point and left out of the
 /// report's counts, as the original tools do.
 pub const SPAN_ABANDONED: u8 = 16;
+/// A span flag: a later piece of a call that a narrowing cut in pieces
+/// (collapse recursion takes the calls between an outer and an inner call
+/// of a function off the stack while the inner one runs); it is drawn and
+/// timed like any span but not counted as another call.
+pub const SPAN_CONTINUED: u8 = 32;
 
 /// A decoded trace.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

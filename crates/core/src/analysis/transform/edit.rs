@@ -6,7 +6,9 @@
 //! samples and allocations whose stack it refuses.
 
 use crate::fast_hash::FastMap;
-use crate::model::{Details, Spans, StackTable, StrId, Trace, NO_PARENT};
+use crate::model::{
+    Details, Spans, StackTable, StrId, Trace, NO_PARENT, SPAN_CONTINUED, SPAN_OPEN_AT_END,
+};
 
 /// The spans one step keeps of one thread, in their new order (start order,
 /// nested), each with where it came from.
@@ -21,6 +23,10 @@ pub struct SpanEdit {
     /// Self time taken from the span (see `Spans::taken_self`), including
     /// what earlier steps took.
     pub taken_self: Vec<i64>,
+    /// (piece, previous piece): edit indices of the later pieces of a span
+    /// kept in several pieces, each with the piece before it. A later piece
+    /// is flagged `SPAN_CONTINUED`; only the last keeps `SPAN_OPEN_AT_END`.
+    pub continued: Vec<(u32, u32)>,
 }
 
 impl SpanEdit {
@@ -33,6 +39,7 @@ impl SpanEdit {
             depth: Vec::with_capacity(spans),
             name: Vec::with_capacity(spans),
             taken_self: Vec::with_capacity(spans),
+            continued: Vec::new(),
         }
     }
 
@@ -92,11 +99,19 @@ impl SpanEdit {
 /// each was kept from (a span kept in several pieces gives its details to
 /// the first).
 pub fn rebuild_spans(spans: &Spans, edit: SpanEdit) -> Spans {
-    let flags = edit
+    let mut flags: Vec<u8> = edit
         .from
         .iter()
         .map(|&f| spans.flags.get(f as usize).copied().unwrap_or(0))
         .collect();
+    for &(piece, previous) in &edit.continued {
+        if let Some(f) = flags.get_mut(piece as usize) {
+            *f |= SPAN_CONTINUED;
+        }
+        if let Some(f) = flags.get_mut(previous as usize) {
+            *f &= !SPAN_OPEN_AT_END;
+        }
+    }
     let details = follow_details(spans, &edit.from);
     let taken_self = if edit.taken_self.iter().all(|&t| t == 0) {
         Vec::new()
@@ -237,6 +252,24 @@ mod tests {
         assert_eq!(out.name, [0, 2]);
         assert_eq!(out.flags, [0, 0]);
         assert_eq!(out.taken_self, [4, 0]);
+    }
+
+    #[test]
+    fn a_span_in_pieces_counts_once_and_ends_open_once() {
+        let spans = Spans {
+            start: vec![0],
+            end: vec![10],
+            depth: vec![0],
+            name: vec![0],
+            flags: vec![SPAN_OPEN_AT_END],
+            ..Spans::default()
+        };
+        let mut edit = SpanEdit::default();
+        edit.push(0, 0, 4, 0, 0, 0);
+        edit.push(0, 6, 10, 0, 0, 0);
+        edit.continued.push((1, 0));
+        let out = rebuild_spans(&spans, edit);
+        assert_eq!(out.flags, [0, SPAN_OPEN_AT_END | SPAN_CONTINUED]);
     }
 
     #[test]

@@ -66,7 +66,8 @@ pub enum Step {
     /// "Collapse recursion": every call of the function under another call
     /// of it merges into the outer one, also through other functions; the
     /// calls in between are cut into pieces around the inner calls (they
-    /// are not on the stack while an inner call runs).
+    /// are not on the stack while an inner call runs; a later piece is
+    /// flagged `SPAN_CONTINUED` and counts as no new call).
     CollapseRecursion(String),
     /// "Drop samples with this function": the function's calls and their
     /// callees go, with their time (as uftrace's `-N`: callers keep their

@@ -45,7 +45,7 @@ pub(super) fn rewrite<S: Copy>(
     mut decide: impl FnMut(StrId, Option<S>) -> (Fate, S),
 ) -> SpanEdit {
     let n = spans.len();
-    let mut edit = SpanEdit::with_capacity(n);
+    let mut edit = Out::new(spans);
     let mut open: Vec<Open<S>> = Vec::new();
     let mut i = 0;
     while i < n {
@@ -65,8 +65,7 @@ pub(super) fn rewrite<S: Copy>(
                 } else {
                     name
                 };
-                let at = edit.len() as u32;
-                edit.push(
+                let at = edit.push(
                     i as u32,
                     start,
                     end,
@@ -108,7 +107,82 @@ pub(super) fn rewrite<S: Copy>(
         }
         i += 1;
     }
-    edit
+    edit.finish()
+}
+
+/// The edit being written. Most steps take no self time, so the taken
+/// column (8 bytes a span) is only written when the input has one or a
+/// time is taken; until then the taken times wait apart.
+struct Out {
+    edit: SpanEdit,
+    /// True when `edit.taken_self` is written span by span.
+    dense: bool,
+    /// Taken times (edit index, time) while not `dense`.
+    apart: Vec<(u32, i64)>,
+}
+
+impl Out {
+    fn new(spans: &Spans) -> Out {
+        let mut edit = SpanEdit::with_capacity(spans.len());
+        let dense = !spans.taken_self.is_empty();
+        if !dense {
+            edit.taken_self = Vec::new();
+        }
+        Out {
+            edit,
+            dense,
+            apart: Vec::new(),
+        }
+    }
+
+    /// Keeps a span; gives its edit index.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        from: u32,
+        start: i64,
+        end: i64,
+        depth: u16,
+        name: StrId,
+        taken: i64,
+    ) -> u32 {
+        let at = self.edit.from.len() as u32;
+        let e = &mut self.edit;
+        e.from.push(from);
+        e.start.push(start);
+        e.end.push(end);
+        e.depth.push(depth);
+        e.name.push(name);
+        if self.dense {
+            e.taken_self.push(taken);
+        } else if taken != 0 {
+            self.apart.push((at, taken));
+        }
+        at
+    }
+
+    /// Adds `taken` to kept span `at` ([`NONE`]: no kept span, nothing).
+    #[inline]
+    fn add_taken(&mut self, at: u32, taken: i64) {
+        if at == NONE || taken == 0 {
+            return;
+        }
+        if self.dense {
+            self.edit.add_taken(at, taken);
+        } else {
+            self.apart.push((at, taken));
+        }
+    }
+
+    fn finish(mut self) -> SpanEdit {
+        if !self.dense && !self.apart.is_empty() {
+            self.edit.taken_self = vec![0; self.edit.from.len()];
+            for (at, taken) in self.apart {
+                self.edit.add_taken(at, taken);
+            }
+        }
+        self.edit
+    }
 }
 
 /// Span `i`'s start, end, depth and name, if it is there.
@@ -160,7 +234,8 @@ mod tests {
         );
         assert_eq!(merged.name, [0, 2, 3]);
         assert_eq!(merged.depth, [0, 1, 1]);
-        assert_eq!(merged.taken_self, [0, 0, 0]);
+        // Nothing taken: the column is left out (all zero).
+        assert!(merged.taken_self.is_empty());
         let dropped = rewrite(
             &spans,
             by_name([Fate::Keep, Fate::Drop, Fate::Keep, Fate::Keep]),
@@ -172,7 +247,7 @@ mod tests {
             by_name([Fate::Keep, Fate::Keep, Fate::Prune, Fate::Keep]),
         );
         assert_eq!(pruned.name, [0, 1, 3]);
-        assert_eq!(pruned.taken_self, [0, 0, 0]);
+        assert!(pruned.taken_self.is_empty());
     }
 
     #[test]

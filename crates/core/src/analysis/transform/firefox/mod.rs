@@ -19,7 +19,7 @@
 //! | collapse function subtree F | everything under a call of F goes; the time becomes F's self time |
 //! | collapse resource R | every call of a function of R is shown as R (its details kept); a call of R made directly by another call of R merges into it, as Firefox Profiler collapses consecutive frames of one resource |
 //! | collapse direct recursion F | a call of F made directly by F merges into the caller |
-//! | collapse recursion F | every call of F under another call of F merges into the outermost one; the calls between them are off the stack while the inner one runs, so they are cut into pieces around it (see `recursion`) |
+//! | collapse recursion F | every call of F under another call of F merges into the outermost one; the calls between them are off the stack while the inner one runs, so they are cut into pieces around it, a later piece flagged `SPAN_CONTINUED` and not counted as another call (see `recursion`) |
 //! | drop function F | every call of F goes with its subtree; callers keep their length but not the dropped time as self (as uftrace's `-N`, and as Firefox Profiler drops the samples) |
 //!
 //! A step naming a function (or path, or resource) that is nowhere in the
@@ -78,7 +78,14 @@ pub(super) fn carry_out(
     drop(threads);
     let Some(target) = resolved else {
         put_back(trace, spans);
-        note("not in this trace; nothing changed".into());
+        note(match step {
+            // uftrace keeps no module for a resolved symbol, Scaler's V1
+            // output no library: say why nothing belongs to it.
+            Step::CollapseResource(_) => {
+                "not in this trace (no function of it is known to belong to this resource); nothing changed".into()
+            }
+            _ => "not in this trace; nothing changed".into(),
+        });
         return Ok(());
     };
     let in_spans = spans.iter().any(|s| target.found_in_spans(s));

@@ -6,7 +6,8 @@
 //! with O). Inner calls of F go, their self time becoming O's. A call C
 //! between two calls of F is therefore not on the stack while the inner F
 //! runs: C is cut into pieces around it (each piece a span of C's name; the
-//! first one keeps C's details and taken self time).
+//! first one keeps C's details and taken self time, the later ones are
+//! flagged `SPAN_CONTINUED` so C still counts as one call).
 
 use super::super::edit::SpanEdit;
 use super::engine::span_at;
@@ -21,6 +22,8 @@ struct Open {
     is_f: bool,
     /// Edit index of its current piece (non-F calls), or [`NONE`].
     piece: u32,
+    /// Edit index of its latest piece (non-F calls), or [`NONE`].
+    last_piece: u32,
 }
 
 /// The pass's state.
@@ -39,7 +42,9 @@ struct Collapser<'s> {
 pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
     let mut c = Collapser {
         spans,
-        edit: SpanEdit::with_capacity(spans.len()),
+        // Cutting calls into pieces can keep more spans than there were;
+        // a little room spares copying every column when it does.
+        edit: SpanEdit::with_capacity(spans.len() + spans.len() / 16),
         open: Vec::new(),
         f_depths: Vec::new(),
         outer: None,
@@ -101,6 +106,7 @@ impl Collapser<'_> {
             depth,
             is_f,
             piece,
+            last_piece: piece,
         });
     }
 
@@ -112,23 +118,26 @@ impl Collapser<'_> {
         base.saturating_add(depth.saturating_sub(window))
     }
 
-    /// Closes the innermost open span; an inner call of F ending resumes
-    /// the calls it had taken off the stack, each with a new piece.
+    /// Closes the innermost open span (most are not calls of F: nothing
+    /// more to do for them).
+    #[inline]
     fn close(&mut self) {
-        let Some(top) = self.open.pop() else {
-            return;
-        };
-        if top.is_f {
-            self.f_depths.pop();
+        if let Some(top) = self.open.pop() {
+            if top.is_f {
+                self.close_f(top);
+            }
         }
+    }
+
+    /// A call of F ends: the outermost one ends the collapse; an inner one
+    /// resumes the calls it had taken off the stack, each with a new piece.
+    fn close_f(&mut self, top: Open) {
+        self.f_depths.pop();
         let Some((outer_at, _, _)) = self.outer else {
             return;
         };
         if outer_at == self.open.len() {
             self.outer = None;
-            return;
-        }
-        if !top.is_f {
             return;
         }
         let resumed_at = self.spans.end.get(top.index).copied().unwrap_or(0);
@@ -146,7 +155,9 @@ impl Collapser<'_> {
             let at = self.edit.len() as u32;
             self.edit.push(index as u32, resumed_at, end, d, name, 0);
             if let Some(o) = self.open.get_mut(k) {
+                self.edit.continued.push((at, o.last_piece));
                 o.piece = at;
+                o.last_piece = at;
             }
         }
     }
