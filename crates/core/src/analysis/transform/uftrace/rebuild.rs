@@ -91,6 +91,7 @@ fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEd
         depth: Vec::with_capacity(count),
         name: Vec::with_capacity(count),
         taken_self: Vec::with_capacity(count),
+        continued: Vec::new(),
     };
     let mut targets: Vec<Option<i64>> = Vec::with_capacity(count);
     let mut stack: Vec<Open> = Vec::new();
