@@ -196,7 +196,7 @@ pub struct NarrowArgs {
     ///
     /// Steps are joined by '~', each CODE:ARGUMENT with CODE one of u (uftrace
     /// options, e.g. u:-F%20main), mf (merge function), mcn (merge call
-    /// node: a path, names joined by '>'), f (focus on subtree: a path), ff
+    /// node: a path, names joined by ','), f (focus on subtree: a path), ff
     /// (focus on function), fs (focus on self), cfs (collapse function
     /// subtree), cr (collapse resource), drec (collapse direct recursion),
     /// rec (collapse recursion), df (drop function). Arguments may be

@@ -5,7 +5,6 @@
 mod args;
 mod files;
 mod narrow;
-mod option_check;
 mod usage_errors;
 
 use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};

@@ -3,7 +3,6 @@
 //! stack is applied to the trace and what it could not do is said on stderr.
 
 use crate::args::NarrowArgs;
-use crate::option_check;
 use flamedrop_core::analysis::transform::{self, Stack, Step, StepError, StepNote, UftraceFilter};
 use flamedrop_core::Trace;
 
@@ -19,7 +18,7 @@ impl Steps {
     /// Reads the narrowing options; the error is the message to print.
     pub fn from_args(args: &NarrowArgs) -> Result<Steps, String> {
         let filter = UftraceFilter::from_args(&uftrace_words(args))?;
-        option_check::check(&filter)?;
+        filter.check()?;
         let transform: Stack = args
             .transform
             .join("~")
@@ -27,7 +26,7 @@ impl Steps {
             .map_err(|e| format!("invalid --transform: {e}"))?;
         for (index, step) in transform.steps.iter().enumerate() {
             if let Step::Uftrace(line) = step {
-                option_check::check(line)
+                line.check()
                     .map_err(|e| format!("invalid --transform: step {}: {e}", index + 1))?;
             }
         }

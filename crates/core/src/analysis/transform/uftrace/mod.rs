@@ -33,6 +33,7 @@
 //!   shown or not; `report()` looks at the calls kept, which differs only
 //!   where a `-F` function calls back into a function above it.
 
+mod check;
 mod fstack;
 mod patterns;
 mod rebuild;

@@ -11,6 +11,13 @@ use crate::model::{StrId, StringTable};
 /// The characters that make uftrace read a pattern as a regex or a glob.
 const REGEX_CHARS: &str = ".?*+-^$|()[]{}";
 
+/// True when uftrace reads `text` as a regular expression (or, with
+/// `--match=glob`, a glob): it holds one of [`REGEX_CHARS`] and is not a C++
+/// `operator …` name.
+pub fn is_regex(text: &str) -> bool {
+    text.contains(|c| REGEX_CHARS.contains(c)) && !text.starts_with("operator ")
+}
+
 /// One compiled pattern.
 pub enum Pattern {
     Exact(String),
@@ -21,7 +28,7 @@ pub enum Pattern {
 impl Pattern {
     /// Reads `text` as uftrace would.
     pub fn new(text: &str, glob: bool) -> Pattern {
-        if !text.contains(|c| REGEX_CHARS.contains(c)) || text.starts_with("operator ") {
+        if !is_regex(text) {
             return Pattern::Exact(text.to_owned());
         }
         if glob {
