@@ -6,7 +6,8 @@
 //! note of the applied step instead.)
 
 use super::patterns::is_regex;
-use crate::analysis::transform::{apply, Step, UftraceFilter};
+use super::settings::Plan;
+use super::UftraceFilter;
 use crate::model::Trace;
 
 impl UftraceFilter {
@@ -60,9 +61,9 @@ fn bad_time(filter: &UftraceFilter) -> Option<String> {
     if times.is_empty() {
         return None;
     }
-    match apply(&Trace::default(), &[Step::Uftrace(times)]) {
-        Err(error) => Some(error.message),
-        Ok(probe) => probe.notes.into_iter().next().map(|n| n.message),
+    match Plan::new(&Trace::default(), &times) {
+        Err(message) => Some(message),
+        Ok(plan) => plan.warnings.into_iter().next(),
     }
 }
 
