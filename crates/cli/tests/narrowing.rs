@@ -30,28 +30,13 @@ fn without_options_the_table_is_uftrace_report() {
     }
 }
 
-/// A report line with uftrace's blank zero times written as ours are
-/// (`0.000 us`): uftrace leaves a zero total or self column empty.
-fn zero_times_written(line: &str) -> String {
-    let (times, rest) = line.split_at(24.min(line.len()));
-    let (total, self_time) = times.split_at(12.min(times.len()));
-    let column = |t: &str| {
-        if t.trim().is_empty() {
-            "    0.000 us".to_owned()
-        } else {
-            t.to_owned()
-        }
-    };
-    format!("{}{}{rest}", column(total), column(self_time))
-}
-
 /// The table rows of a report as text (after the `====` line).
 fn table_rows(text: &str) -> Vec<String> {
     text.lines()
         .skip_while(|l| !l.trim_start().starts_with("=========="))
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
-        .map(zero_times_written)
+        .map(str::to_owned)
         .collect()
 }
 

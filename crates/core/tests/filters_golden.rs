@@ -38,16 +38,10 @@ fn commands(group: &str, case: &str) -> Vec<Command> {
         .collect()
 }
 
-/// A row as printed: total and self (blank for a zero time, as uftrace
-/// prints it), calls, name.
+/// A row as printed: total and self (blank for a zero time, in uftrace's
+/// report and ours), calls, name.
 fn rows(text: &str) -> Vec<Row> {
-    let normal = |t: &str| {
-        if t.trim().is_empty() {
-            "0.000 us".to_owned()
-        } else {
-            t.trim().to_owned()
-        }
-    };
+    let normal = |t: &str| t.trim().to_owned();
     text.lines()
         .skip_while(|l| !l.trim_start().starts_with("=========="))
         .skip(1)

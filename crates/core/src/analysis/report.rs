@@ -278,11 +278,16 @@ impl Report {
             out.push_str("  Total time   Self time       Calls  Function\n");
         }
         out.push_str("  ==========  ==========  ==========  ====================\n");
+        // uftrace leaves a zero time blank.
+        let time = |t: i64| match (t, self.time_unit.as_str()) {
+            (0, "ns" | "us") => String::new(),
+            _ => format_time(t, &self.time_unit),
+        };
         for f in &self.functions {
             out.push_str(&format!(
                 "  {:>10}  {:>10}  {:>10}  {}\n",
-                format_time(f.total, &self.time_unit),
-                format_time(f.self_time, &self.time_unit),
+                time(f.total),
+                time(f.self_time),
                 f.calls,
                 f.name
             ));
