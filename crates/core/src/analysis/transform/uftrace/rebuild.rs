@@ -7,6 +7,7 @@
 
 use super::fstack::{Fstack, NOT_REPORTED};
 use crate::analysis::transform::edit::SpanEdit;
+use crate::analysis::transform::meter::Meter;
 use crate::model::Spans;
 
 /// One kept span before nesting.
@@ -21,8 +22,8 @@ struct Kept {
 }
 
 /// The edit keeping what the replay `fs` counted (and the never-returning
-/// calls it let in).
-pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
+/// calls it let in), spending one unit of `meter` a span.
+pub async fn edit(spans: &Spans, fs: &Fstack<'_>, meter: &Meter) -> SpanEdit {
     let abandoned = |span: u32| Kept {
         from: span,
         start: spans.start.get(span as usize).copied().unwrap_or(0),
@@ -42,7 +43,7 @@ pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
     if fs.odd.is_empty() && fs.entered.is_empty() {
         // Spans are in start order already: no sort.
         let count = fs.self_time.iter().filter(|&&t| t != NOT_REPORTED).count();
-        return nest(spans, as_it_is, count);
+        return nest(spans, as_it_is, count, meter).await;
     }
     let mut kept: Vec<Kept> = as_it_is.collect();
     kept.extend(fs.entered.iter().map(|&span| abandoned(span)));
@@ -58,25 +59,23 @@ pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
         key(a).cmp(&key(b))
     });
     let count = kept.len();
-    nest(spans, kept.into_iter(), count)
+    nest(spans, kept.into_iter(), count, meter).await
 }
 
 /// Lays `kept` (in start order, `count` of them) out as nested spans.
-fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEdit {
+async fn nest(
+    spans: &Spans,
+    kept: impl Iterator<Item = Kept>,
+    count: usize,
+    meter: &Meter,
+) -> SpanEdit {
     struct Open {
         at: usize,
         start: i64,
         end: i64,
         children: i64,
     }
-    let mut out = SpanEdit {
-        from: Vec::with_capacity(count),
-        start: Vec::with_capacity(count),
-        end: Vec::with_capacity(count),
-        depth: Vec::with_capacity(count),
-        name: Vec::with_capacity(count),
-        taken_self: Vec::with_capacity(count),
-    };
+    let mut out = SpanEdit::with_capacity(count);
     let mut targets: Vec<Option<i64>> = Vec::with_capacity(count);
     let mut stack: Vec<Open> = Vec::new();
     // Per depth, where the previous span of that depth ended.
@@ -94,6 +93,7 @@ fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEd
         }
     };
     for k in kept {
+        meter.tick().await;
         while let Some(top) = stack.last() {
             if top.start <= k.start && k.end <= top.end {
                 break;
