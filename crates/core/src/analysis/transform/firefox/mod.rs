@@ -259,8 +259,7 @@ impl Target {
         }
     }
 
-    /// The step's edit of one thread's spans. Focus-self and recursion
-    /// are passes of their own that do not pause (counted whole).
+    /// The step's edit of one thread's spans.
     async fn edit_spans(&self, spans: &Spans, meter: &Meter) -> SpanEdit {
         let m = meter;
         match self {
@@ -268,10 +267,7 @@ impl Target {
             Target::MergeNode(p) => rules::merge_call_node(m, spans, p).await,
             Target::FocusSubtree(p) => rules::focus_subtree(m, spans, p).await,
             Target::FocusFunction(f) => rules::focus_function(m, spans, *f).await,
-            Target::FocusSelf(f) => {
-                meter.spend(spans.len()).await;
-                focus_self::focus_self(spans, *f)
-            }
+            Target::FocusSelf(f) => focus_self::focus_self(m, spans, *f).await,
             Target::Collapse(f) => rules::collapse_function_subtree(m, spans, *f).await,
             Target::Resource {
                 resources,
@@ -279,10 +275,7 @@ impl Target {
                 shown,
             } => rules::collapse_resource(m, spans, resources, *target, *shown).await,
             Target::DirectRecursion(f) => rules::collapse_direct_recursion(m, spans, *f).await,
-            Target::Recursion(f) => {
-                meter.spend(spans.len()).await;
-                recursion::collapse_recursion(spans, *f)
-            }
+            Target::Recursion(f) => recursion::collapse_recursion(m, spans, *f).await,
             Target::Drop(f) => rules::drop_function(m, spans, *f).await,
         }
     }

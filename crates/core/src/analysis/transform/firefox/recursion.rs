@@ -9,6 +9,7 @@
 //! first one keeps C's details and taken self time).
 
 use super::super::edit::SpanEdit;
+use super::super::meter::Meter;
 use super::engine::span_at;
 use crate::model::{Spans, StrId};
 
@@ -36,7 +37,7 @@ struct Collapser<'s> {
 }
 
 /// Collapse recursion of `f` (see the module docs).
-pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
+pub(super) async fn collapse_recursion(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
     let mut c = Collapser {
         spans,
         // Cutting calls into pieces can keep more spans than there were;
@@ -47,6 +48,7 @@ pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
         outer: None,
     };
     for i in 0..spans.len() {
+        meter.tick().await;
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };
