@@ -11,6 +11,7 @@
 //   wall     from the call until the timeline (the open view) painted the result: the promise of
 //            narrow(text) resolves once every view and report() read it, then two frames
 //   apply    narrowing().timing.apply_ms: carrying out the steps, in slices with pauses (first to last)
+//            (busy: .apply_busy_ms, the main thread's part, pauses left out)
 //   slices   narrowing().timing.slices and .longest_slice_ms: how many slices, the longest one
 //   index    narrowing().timing.index_ms: indexing the result's rows, in slices with pauses
 //   longest  the longest main-thread task (PerformanceObserver 'longtask', > 50 ms) in that time
@@ -64,7 +65,7 @@ async function main() {
     await page.waitForFunction(() => window.flamedrop.timings().first_draw_ms != null, null, { timeout: 600_000, polling: 500 });
     const spans = await page.evaluate(() => window.flamedrop.report().threads.reduce((n, t) => n + t.spans, 0));
     console.log(`${opts.trace}: ${spans} spans, first draw after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    console.log('| stack | wall ms | apply ms | slices (longest ms) | index ms | steps done | longest task ms | tasks > 50 ms | spans shown |');
+    console.log('| stack | wall ms | apply ms (busy) | slices (longest ms) | index ms | steps done | longest task ms | tasks > 50 ms | spans shown |');
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const text of opts.steps) {
       const r = await page.evaluate(async (stack) => {
@@ -84,7 +85,7 @@ async function main() {
       const t = r.timing || {};
       const f = (x) => (x == null ? 'n/a' : x.toFixed(0));
       console.log(
-        `| \`${text || '(whole trace)'}\` | ${f(r.wall)} | ${f(t.apply_ms)} | ${t.slices ?? 'n/a'} (${f(t.longest_slice_ms)}) | ${f(t.index_ms)} | ${t.steps ?? 'n/a'} | ${f(r.longest)} | ${r.long} | ${r.spans}${r.error ? ` (error: ${r.error})` : ''} |`,
+        `| \`${text || '(whole trace)'}\` | ${f(r.wall)} | ${f(t.apply_ms)} (${f(t.apply_busy_ms)}) | ${t.slices ?? 'n/a'} (${f(t.longest_slice_ms)}) | ${f(t.index_ms)} | ${t.steps ?? 'n/a'} | ${f(r.longest)} | ${r.long} | ${r.spans}${r.error ? ` (error: ${r.error})` : ''} |`,
       );
     }
   } finally {

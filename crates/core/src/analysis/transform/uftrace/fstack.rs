@@ -123,7 +123,9 @@ impl<'a> Fstack<'a> {
             last_time: 0,
             open_end: None,
             entered: Vec::new(),
-            self_time: vec![NOT_REPORTED; spans.len()],
+            // Filled as the replay reaches the spans (see `report`): the
+            // pages are touched a slice at a time, not all at the start.
+            self_time: Vec::with_capacity(spans.len()),
             odd: Vec::new(),
         }
     }
@@ -334,6 +336,9 @@ impl<'a> Fstack<'a> {
         let as_it_is = self.spans.start.get(at_span).map(|&start| end - start) == Some(s.total)
             && self.spans.end.get(at_span) == Some(&end)
             && self.spans.name.get(at_span) == Some(&name);
+        if self.self_time.len() <= at_span && at_span < self.spans.len() {
+            self.self_time.resize(at_span + 1, NOT_REPORTED);
+        }
         match self.self_time.get_mut(at_span) {
             Some(slot) if as_it_is && *slot == NOT_REPORTED => *slot = s.total - s.child,
             _ => self.odd.push(Reported {
@@ -350,6 +355,7 @@ impl<'a> Fstack<'a> {
     /// are counted up to its last record (or to `-r`'s end as uftrace
     /// keeps it), shown or not.
     pub fn finish(&mut self) {
+        self.self_time.resize(self.spans.len(), NOT_REPORTED);
         let last = self
             .settings
             .range_stop
