@@ -97,13 +97,16 @@ pub(super) async fn rewrite<S: Copy>(
                 if !abandoned {
                     edit.add_taken(kept, end.saturating_sub(start));
                 }
-                i = subtree_end(spans, i);
+                let last = subtree_end(spans, i);
+                meter.spend(last - i - 1).await;
+                i = last;
                 continue;
             }
             Fate::Prune => {
                 let last = subtree_end(spans, i);
                 let taken: i64 = (i..last).map(|j| spans.taken_self(j)).sum();
                 edit.add_taken(kept, taken);
+                meter.spend(last - i - 1).await;
                 i = last;
                 continue;
             }

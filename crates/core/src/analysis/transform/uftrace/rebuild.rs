@@ -31,21 +31,24 @@ pub async fn edit(spans: &Spans, fs: &Fstack<'_>, meter: &Meter) -> SpanEdit {
         name: spans.name.get(span as usize).copied().unwrap_or(0),
         self_time: None,
     };
-    let as_it_is = fs
-        .self_time
-        .iter()
-        .enumerate()
-        .filter(|(_, &t)| t != NOT_REPORTED);
-    let as_it_is = as_it_is.map(|(i, &t)| Kept {
-        self_time: Some(t),
-        ..abandoned(i as u32)
+    // One item a span (`None`: not reported), so that the meter counts the
+    // spans passed over too.
+    let as_it_is = fs.self_time.iter().enumerate().map(|(i, &t)| {
+        (t != NOT_REPORTED).then(|| Kept {
+            self_time: Some(t),
+            ..abandoned(i as u32)
+        })
     });
     if fs.odd.is_empty() && fs.entered.is_empty() {
         // Spans are in start order already: no sort.
-        let count = fs.self_time.iter().filter(|&&t| t != NOT_REPORTED).count();
+        let mut count = 0;
+        for &t in &fs.self_time {
+            meter.tick().await;
+            count += usize::from(t != NOT_REPORTED);
+        }
         return nest(spans, as_it_is, count, meter).await;
     }
-    let mut kept: Vec<Kept> = as_it_is.collect();
+    let mut kept: Vec<Kept> = as_it_is.flatten().collect();
     kept.extend(fs.entered.iter().map(|&span| abandoned(span)));
     kept.extend(fs.odd.iter().map(|r| Kept {
         from: r.span,
@@ -59,13 +62,14 @@ pub async fn edit(spans: &Spans, fs: &Fstack<'_>, meter: &Meter) -> SpanEdit {
         key(a).cmp(&key(b))
     });
     let count = kept.len();
-    nest(spans, kept.into_iter(), count, meter).await
+    nest(spans, kept.into_iter().map(Some), count, meter).await
 }
 
-/// Lays `kept` (in start order, `count` of them) out as nested spans.
+/// Lays `kept` (in start order, `count` of them; `None`s are passed
+/// over) out as nested spans.
 async fn nest(
     spans: &Spans,
-    kept: impl Iterator<Item = Kept>,
+    kept: impl Iterator<Item = Option<Kept>>,
     count: usize,
     meter: &Meter,
 ) -> SpanEdit {
@@ -94,6 +98,7 @@ async fn nest(
     };
     for k in kept {
         meter.tick().await;
+        let Some(k) = k else { continue };
         while let Some(top) = stack.last() {
             if top.start <= k.start && k.end <= top.end {
                 break;
