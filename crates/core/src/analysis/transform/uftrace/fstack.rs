@@ -130,20 +130,27 @@ impl<'a> Fstack<'a> {
         }
     }
 
+    #[inline]
     fn slot(&mut self, index: usize) -> &mut Slot {
         if self.slots.len() <= index {
-            let empty = Slot {
-                addr: UNSET,
-                span: u32::MAX,
-                total: 0,
-                child: 0,
-                valid: false,
-                flags: 0,
-                orig_depth: self.settings.depth,
-            };
-            self.slots.resize(index + 1, empty);
+            self.grow(index);
         }
         &mut self.slots[index]
+    }
+
+    /// Room for slot `index` (the stack is deeper than ever before).
+    #[cold]
+    fn grow(&mut self, index: usize) {
+        let empty = Slot {
+            addr: UNSET,
+            span: u32::MAX,
+            total: 0,
+            child: 0,
+            valid: false,
+            flags: 0,
+            orig_depth: self.settings.depth,
+        };
+        self.slots.resize(index + 1, empty);
     }
 
     fn name_of(&self, span: u32) -> u32 {
