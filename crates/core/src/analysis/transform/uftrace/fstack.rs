@@ -123,8 +123,8 @@ impl<'a> Fstack<'a> {
             last_time: 0,
             open_end: None,
             entered: Vec::new(),
-            // Filled as the replay reaches the spans (see `report`): the
-            // pages are touched a slice at a time, not all at the start.
+            // Filled as the replay reaches the spans (`reach`): the pages
+            // are touched a slice at a time, not all in one.
             self_time: Vec::with_capacity(spans.len()),
             odd: Vec::new(),
         }
@@ -153,12 +153,22 @@ impl<'a> Fstack<'a> {
         self.slots.resize(index + 1, empty);
     }
 
+    /// Fills [`Fstack::self_time`] up to span `span` (records come in span
+    /// order, so a record or two at a time).
+    #[inline]
+    fn reach(&mut self, span: usize) {
+        if self.self_time.len() <= span && span < self.spans.len() {
+            self.self_time.resize(span + 1, NOT_REPORTED);
+        }
+    }
+
     fn name_of(&self, span: u32) -> u32 {
         self.spans.name.get(span as usize).copied().unwrap_or(UNSET)
     }
 
     /// One record read.
     pub fn read(&mut self, r: Record) {
+        self.reach(r.span as usize);
         self.last_time = r.time;
         self.account(r);
         if r.sched {
@@ -343,9 +353,7 @@ impl<'a> Fstack<'a> {
         let as_it_is = self.spans.start.get(at_span).map(|&start| end - start) == Some(s.total)
             && self.spans.end.get(at_span) == Some(&end)
             && self.spans.name.get(at_span) == Some(&name);
-        if self.self_time.len() <= at_span && at_span < self.spans.len() {
-            self.self_time.resize(at_span + 1, NOT_REPORTED);
-        }
+        self.reach(at_span);
         match self.self_time.get_mut(at_span) {
             Some(slot) if as_it_is && *slot == NOT_REPORTED => *slot = s.total - s.child,
             _ => self.odd.push(Reported {
