@@ -39,30 +39,50 @@ pub async fn edit(spans: &Spans, fs: &Fstack<'_>, meter: &Meter) -> SpanEdit {
             ..abandoned(i as u32)
         })
     });
-    if fs.odd.is_empty() && fs.entered.is_empty() {
-        // Spans are in start order already: no sort.
-        let mut count = 0;
-        for &t in &fs.self_time {
-            meter.tick().await;
-            count += usize::from(t != NOT_REPORTED);
-        }
-        return nest(spans, as_it_is, count, meter).await;
-    }
-    let mut kept: Vec<Kept> = as_it_is.flatten().collect();
-    kept.extend(fs.entered.iter().map(|&span| abandoned(span)));
-    kept.extend(fs.odd.iter().map(|r| Kept {
+    // The calls reported as they are come in span order; the others (few:
+    // where uftrace's stack was entered mid-way) are sorted apart and merged
+    // in, which gives what sorting them all gives when the span order is
+    // the sort order (checked: else everything is sorted).
+    let mut others: Vec<Kept> = fs.entered.iter().map(|&span| abandoned(span)).collect();
+    others.extend(fs.odd.iter().map(|r| Kept {
         from: r.span,
         start: r.end - r.total,
         end: r.end,
         name: r.name,
         self_time: Some(r.self_time),
     }));
-    kept.sort_by(|a, b| {
-        let key = |k: &Kept| (k.start, std::cmp::Reverse(k.end), k.from);
-        key(a).cmp(&key(b))
-    });
-    let count = kept.len();
+    others.sort_by_key(sort_key);
+    let mut count = others.len();
+    let mut in_order = true;
+    let mut last = None;
+    for (i, &t) in fs.self_time.iter().enumerate() {
+        meter.tick().await;
+        if t != NOT_REPORTED {
+            count += 1;
+            let key = sort_key(&abandoned(i as u32));
+            in_order &= last.is_none_or(|last| last <= key);
+            last = Some(key);
+        }
+    }
+    if in_order {
+        let mut as_it_is = as_it_is.peekable();
+        let mut others = others.into_iter().peekable();
+        let merged = std::iter::from_fn(move || match (as_it_is.peek(), others.peek()) {
+            (Some(Some(k)), Some(o)) if sort_key(o) < sort_key(k) => others.next().map(Some),
+            (Some(_), _) => as_it_is.next(),
+            (None, _) => others.next().map(Some),
+        });
+        return nest(spans, merged, count, meter).await;
+    }
+    let mut kept: Vec<Kept> = as_it_is.flatten().collect();
+    kept.extend(others);
+    kept.sort_by_key(sort_key);
     nest(spans, kept.into_iter().map(Some), count, meter).await
+}
+
+/// The order kept calls are laid out in: by start, the longer first.
+fn sort_key(k: &Kept) -> (i64, std::cmp::Reverse<i64>, u32) {
+    (k.start, std::cmp::Reverse(k.end), k.from)
 }
 
 /// Lays `kept` (in start order, `count` of them; `None`s are passed
