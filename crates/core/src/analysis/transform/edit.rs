@@ -5,7 +5,6 @@
 //! allocation stack through a step's function on frame lists, dropping the
 //! samples and allocations whose stack it refuses.
 
-use super::meter::{run_to_end, Meter};
 use crate::fast_hash::FastMap;
 use crate::model::{Details, Spans, StackTable, StrId, Trace, NO_PARENT};
 
@@ -93,25 +92,13 @@ impl SpanEdit {
 /// each was kept from (a span kept in several pieces gives its details to
 /// the first).
 pub fn rebuild_spans(spans: &Spans, edit: SpanEdit) -> Spans {
-    run_to_end(rebuild_spans_metered(spans, edit, &Meter::unlimited()))
-}
-
-/// [`rebuild_spans`], spending `meter` (a unit a kept span) as it goes.
-pub(super) async fn rebuild_spans_metered(spans: &Spans, edit: SpanEdit, meter: &Meter) -> Spans {
-    const CHUNK: usize = 1 << 16;
-    let mut flags = Vec::with_capacity(edit.from.len());
-    for chunk in edit.from.chunks(CHUNK) {
-        let flag = |&f: &u32| spans.flags.get(f as usize).copied().unwrap_or(0);
-        flags.extend(chunk.iter().map(flag));
-        meter.spend(chunk.len()).await;
-    }
+    let flags = edit
+        .from
+        .iter()
+        .map(|&f| spans.flags.get(f as usize).copied().unwrap_or(0))
+        .collect();
     let details = follow_details(spans, &edit.from);
-    let mut all_zero = true;
-    for chunk in edit.taken_self.chunks(CHUNK) {
-        all_zero &= chunk.iter().all(|&t| t == 0);
-        meter.spend(chunk.len() / 4).await;
-    }
-    let taken_self = if all_zero {
+    let taken_self = if edit.taken_self.iter().all(|&t| t == 0) {
         Vec::new()
     } else {
         edit.taken_self

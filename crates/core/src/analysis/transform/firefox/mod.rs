@@ -36,7 +36,7 @@ mod stacks;
 
 pub use resources::resource_of;
 
-use super::edit::{map_stacks, rebuild_spans_metered, SpanEdit};
+use super::edit::{map_stacks, rebuild_spans, SpanEdit};
 use super::meter::{run_to_end, Meter};
 use super::{Step, StepError, StepNote};
 use crate::model::{Spans, StackTable, StrId, Trace};
@@ -100,7 +100,8 @@ pub(super) async fn carry_out(
         let affected = focus || old.name.iter().any(|&n| target.mentions(n));
         thread.spans = if affected && !old.is_empty() {
             let edit = target.edit_spans(&old, meter).await;
-            rebuild_spans_metered(&old, edit, meter).await
+            meter.spend(edit.len()).await;
+            rebuild_spans(&old, edit)
         } else {
             old.into_owned()
         };
