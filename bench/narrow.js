@@ -10,9 +10,12 @@
 // result at once if it has one). Per request it prints:
 //   wall     from the call until the timeline (the open view) painted the result: the promise of
 //            narrow(text) resolves once every view and report() read it, then two frames
-//   apply    narrowing().timing.apply_ms: carrying out the steps, one block of the main thread
+//   apply    narrowing().timing.apply_ms: carrying out the steps, in slices with pauses (first to last)
+//            (busy: .apply_busy_ms, the main thread's part, pauses left out)
+//   slices   narrowing().timing.slices and .longest_slice_ms: how many slices, the longest one
 //   index    narrowing().timing.index_ms: indexing the result's rows, in slices with pauses
 //   longest  the longest main-thread task (PerformanceObserver 'longtask', > 50 ms) in that time
+//   long     how many such tasks (over 50 ms) there were
 // The default requests push a depth limit, push "drop function" on top, pop back one step and
 // to the whole trace, then apply a time filter and a merge from the whole trace.
 'use strict';
@@ -62,8 +65,8 @@ async function main() {
     await page.waitForFunction(() => window.flamedrop.timings().first_draw_ms != null, null, { timeout: 600_000, polling: 500 });
     const spans = await page.evaluate(() => window.flamedrop.report().threads.reduce((n, t) => n + t.spans, 0));
     console.log(`${opts.trace}: ${spans} spans, first draw after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    console.log('| stack | wall ms | apply ms | index ms | steps done | longest task ms | spans shown |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('| stack | wall ms | apply ms (busy) | slices (longest ms) | index ms | steps done | longest task ms | tasks > 50 ms | spans shown |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const text of opts.steps) {
       const r = await page.evaluate(async (stack) => {
         const started = performance.now();
@@ -76,12 +79,13 @@ async function main() {
         const tasks = window.__bench.longtasks.slice(before).filter((t) => t.start >= started - 1);
         const n = window.flamedrop.narrowing();
         const spans = window.flamedrop.report().threads.reduce((s, t) => s + t.spans, 0);
-        return { wall, error, timing: n.timing, longest: Math.max(0, ...tasks.map((t) => t.duration)), spans };
+        const longest = Math.max(0, ...tasks.map((t) => t.duration));
+        return { wall, error, timing: n.timing, longest, long: tasks.filter((t) => t.duration > 50).length, spans };
       }, text);
       const t = r.timing || {};
       const f = (x) => (x == null ? 'n/a' : x.toFixed(0));
       console.log(
-        `| \`${text || '(whole trace)'}\` | ${f(r.wall)} | ${f(t.apply_ms)} | ${f(t.index_ms)} | ${t.steps ?? 'n/a'} | ${f(r.longest)} | ${r.spans}${r.error ? ` (error: ${r.error})` : ''} |`,
+        `| \`${text || '(whole trace)'}\` | ${f(r.wall)} | ${f(t.apply_ms)} (${f(t.apply_busy_ms)}) | ${t.slices ?? 'n/a'} (${f(t.longest_slice_ms)}) | ${f(t.index_ms)} | ${t.steps ?? 'n/a'} | ${f(r.longest)} | ${r.long} | ${r.spans}${r.error ? ` (error: ${r.error})` : ''} |`,
       );
     }
   } finally {

@@ -4,8 +4,10 @@
 //!
 //! A kept result (see `view_model::narrowing`) is shown at once. Otherwise
 //! the page first paints its busy state, then carries out the steps left
-//! (one block on the main thread: `transform::apply` cannot pause), then
-//! indexes the result's rows in slices with pauses, as a load does.
+//! in slices of about 15 ms with pauses between them
+//! (`transform::Narrowing`, budgets from `view_model::slice_budget`), then
+//! indexes the result's rows in slices with pauses, as a load does. A
+//! request replaced by a newer one (or a pop) stops at its next pause.
 
 use super::{App, Msg};
 use crate::browser::{self, pace::yield_to_browser, pace::Pace};
@@ -14,6 +16,7 @@ use crate::script_api::narrow::Settle;
 use crate::view_model::filter_line::check_stack;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::narrowing::{NarrowTiming, Plan};
+use crate::view_model::slice_budget::SliceBudget;
 use crate::view_model::{Compared, Loaded};
 use flamedrop_core::analysis::transform::{self, Stack, Step, StepError, StepNote};
 use std::rc::Rc;
@@ -78,6 +81,7 @@ impl App {
         };
         let plan = page.narrowing.plan(&base, &target);
         let generation = page.narrowing.begin(target.clone());
+        LATEST.set(generation);
         if plan.rest.is_empty() {
             page.narrowing.finish(target, plan.done, None, Vec::new());
             page.narrowing.timing = Some(NarrowTiming::default());
@@ -87,7 +91,7 @@ impl App {
         let link = ctx.link().clone();
         wasm_bindgen_futures::spawn_local(async move {
             after_paint().await;
-            let outcome = run(plan).await;
+            let outcome = run(plan, move || LATEST.get() == generation).await;
             link.send_message(Msg::Narrowed(generation, target, Box::new(outcome)));
         });
         true
@@ -175,7 +179,7 @@ impl App {
         let (link, generation) = (ctx.link().clone(), c.narrowings);
         wasm_bindgen_futures::spawn_local(async move {
             after_paint().await;
-            let outcome = run(plan).await.map(|o| o.loaded);
+            let outcome = run(plan, || true).await.map(|o| o.loaded);
             link.send_message(Msg::ComparisonNarrowed(generation, outcome));
         });
     }
@@ -215,11 +219,31 @@ impl App {
     }
 }
 
-/// Carries out the plan's steps and indexes the result.
-async fn run(plan: Plan) -> Result<Outcome, String> {
+thread_local! {
+    /// The latest request: a narrowing for an older one stops at its next
+    /// pause (a newer request or a pop replaced it).
+    static LATEST: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Carries out the plan's steps in slices with pauses (while `wanted`
+/// says the result is still wanted) and indexes the result.
+async fn run(plan: Plan, wanted: impl Fn() -> bool) -> Result<Outcome, String> {
     let started = browser::now();
-    let narrowed =
-        transform::apply(&plan.from.trace, &plan.rest).map_err(|e| describe(&plan, &e))?;
+    let mut slices = SliceBudget::default();
+    let mut narrowing = transform::Narrowing::new(&plan.from.trace, &plan.rest);
+    let narrowed = loop {
+        let slice = browser::now();
+        let result = narrowing.advance(slices.budget);
+        slices.took(browser::now() - slice);
+        if let Some(result) = result {
+            break result.map_err(|e| describe(&plan, &e))?;
+        }
+        yield_to_browser().await;
+        if !wanted() {
+            return Err("replaced by a newer request".to_owned());
+        }
+    };
+    drop(narrowing);
     let apply_ms = browser::now() - started;
     yield_to_browser().await;
     let indexing = browser::now();
@@ -240,6 +264,9 @@ async fn run(plan: Plan) -> Result<Outcome, String> {
         notes,
         timing: NarrowTiming {
             apply_ms,
+            apply_busy_ms: slices.busy_ms,
+            longest_slice_ms: slices.longest_ms,
+            slices: slices.slices,
             index_ms,
             steps: plan.rest.len(),
         },

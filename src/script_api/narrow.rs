@@ -15,9 +15,11 @@
 //!   stack's text and its steps' breadcrumb labels, whether a narrowing is
 //!   running, why the last request failed (or `null`), what the applied
 //!   steps could not do (`[{step, message}]`, `step` counted from 0), and
-//!   what the last narrowing took (`{apply_ms, index_ms, steps}` or `null`;
-//!   `apply_ms` is one block of the main thread, `steps` is 0 when a kept
-//!   result was shown).
+//!   what the last narrowing took (`{apply_ms, apply_busy_ms,
+//!   longest_slice_ms, slices, index_ms, steps}` or `null`; the steps are
+//!   carried out in `slices` slices with pauses between them: `apply_ms`
+//!   from the first to the last, `apply_busy_ms` the main thread's part;
+//!   `steps` is 0 when a kept result was shown).
 
 use super::{set, to_js, Published, Snapshot};
 use crate::view_model::narrowing::{NarrowTiming, Narrowing};
@@ -68,6 +70,9 @@ pub struct NoteReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct TimingReport {
     pub apply_ms: f64,
+    pub apply_busy_ms: f64,
+    pub longest_slice_ms: f64,
+    pub slices: usize,
     pub index_ms: f64,
     pub steps: usize,
 }
@@ -90,6 +95,9 @@ impl NarrowReport {
                 .collect(),
             timing: narrowing.timing.map(|t: NarrowTiming| TimingReport {
                 apply_ms: t.apply_ms,
+                apply_busy_ms: t.apply_busy_ms,
+                longest_slice_ms: t.longest_slice_ms,
+                slices: t.slices,
                 index_ms: t.index_ms,
                 steps: t.steps,
             }),

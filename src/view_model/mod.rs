@@ -16,6 +16,7 @@ pub mod highlight;
 pub mod loaded;
 pub mod narrowing;
 pub mod node_menu;
+pub mod slice_budget;
 pub mod source;
 pub mod table;
 pub mod text;

@@ -29,8 +29,14 @@ struct Level {
 /// What a narrowing took, in ms of the page's main thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NarrowTiming {
-    /// Carrying out the steps (one block: the page does nothing else).
+    /// Carrying out the steps: from the first slice to the last, pauses
+    /// between them included.
     pub apply_ms: f64,
+    /// The main thread's time in those slices, and the longest of them.
+    pub apply_busy_ms: f64,
+    pub longest_slice_ms: f64,
+    /// Slices the steps were carried out in.
+    pub slices: usize,
     /// Indexing the narrowed trace's rows (in slices, with pauses).
     pub index_ms: f64,
     /// Steps carried out (0: a kept result was shown).

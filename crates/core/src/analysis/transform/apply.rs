@@ -4,12 +4,34 @@
 //! spans of the threads it touches), so narrowing a big trace costs one
 //! pass per step and one copy of what no step rebuilds.
 
+use super::meter::{run_to_end, Meter};
 use super::{firefox, uftrace, Narrowed, Step, StepError};
 use crate::model::{Spans, Thread, Trace};
 use std::borrow::Cow;
 
 /// The trace after every step of `steps`, in order.
 pub fn apply(trace: &Trace, steps: &[Step]) -> Result<Narrowed, StepError> {
+    run_to_end(apply_metered(trace, steps, Meter::unlimited()))
+}
+
+/// Carries out `more` steps on a trace `apply` (or this) already narrowed,
+/// whose stack they continue from step index `first`: pushing one step on
+/// the page costs that step alone, not the whole stack again.
+pub fn apply_more(narrowed: Narrowed, more: &[Step], first: usize) -> Result<Narrowed, StepError> {
+    run_to_end(apply_more_metered(
+        narrowed,
+        more,
+        first,
+        Meter::unlimited(),
+    ))
+}
+
+/// [`apply`], pausing whenever `meter` is spent (see [`super::Narrowing`]).
+pub(super) async fn apply_metered(
+    trace: &Trace,
+    steps: &[Step],
+    meter: Meter,
+) -> Result<Narrowed, StepError> {
     let mut notes = Vec::new();
     let Some((first, rest)) = steps.split_first() else {
         return Ok(Narrowed {
@@ -17,44 +39,47 @@ pub fn apply(trace: &Trace, steps: &[Step]) -> Result<Narrowed, StepError> {
             notes,
         });
     };
-    let narrowed = match first {
+    let mut copy = without_spans(trace);
+    let spans: Vec<Cow<'_, Spans>> = trace
+        .threads
+        .iter()
+        .map(|t| Cow::Borrowed(&t.spans))
+        .collect();
+    match first {
         Step::Uftrace(filter) => {
-            let mut copy = trace.clone();
-            uftrace::apply_filter(&mut copy, filter, 0, &mut notes)?;
-            copy
+            let plan = uftrace::plan(trace, filter, 0)?;
+            uftrace::filter_spans(&mut copy, spans, plan, filter, 0, &mut notes, &meter).await;
         }
-        other => {
-            let mut copy = without_spans(trace);
-            let spans: Vec<Cow<'_, Spans>> = trace
-                .threads
-                .iter()
-                .map(|t| Cow::Borrowed(&t.spans))
-                .collect();
-            firefox::carry_out(&mut copy, spans, other, 0, &mut notes)?;
-            copy
-        }
-    };
-    let narrowed = Narrowed {
-        trace: narrowed,
-        notes,
-    };
-    apply_more(narrowed, rest, 1)
+        other => firefox::carry_out(&mut copy, spans, other, 0, &mut notes, &meter).await?,
+    }
+    let narrowed = Narrowed { trace: copy, notes };
+    apply_more_metered(narrowed, rest, 1, meter).await
 }
 
-/// Carries out `more` steps on a trace `apply` (or this) already narrowed,
-/// whose stack they continue from step index `first`: pushing one step on
-/// the page costs that step alone, not the whole stack again.
-pub fn apply_more(
+/// [`apply_more`], pausing whenever `meter` is spent.
+pub(super) async fn apply_more_metered(
     mut narrowed: Narrowed,
     more: &[Step],
     first: usize,
+    meter: Meter,
 ) -> Result<Narrowed, StepError> {
     for (offset, step) in more.iter().enumerate() {
         let index = first + offset;
         let (trace, notes) = (&mut narrowed.trace, &mut narrowed.notes);
-        match step {
-            Step::Uftrace(filter) => uftrace::apply_filter(trace, filter, index, notes)?,
-            other => firefox::apply_transform(trace, other, index, notes)?,
+        let plan = match step {
+            Step::Uftrace(filter) => Some(uftrace::plan(trace, filter, index)?),
+            _ => None,
+        };
+        let spans: Vec<Cow<'_, Spans>> = trace
+            .threads
+            .iter_mut()
+            .map(|t| Cow::Owned(std::mem::take(&mut t.spans)))
+            .collect();
+        match (step, plan) {
+            (Step::Uftrace(filter), Some(plan)) => {
+                uftrace::filter_spans(trace, spans, plan, filter, index, notes, &meter).await
+            }
+            (other, _) => firefox::carry_out(trace, spans, other, index, notes, &meter).await?,
         }
     }
     Ok(narrowed)

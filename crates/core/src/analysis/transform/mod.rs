@@ -16,7 +16,9 @@
 mod apply;
 pub mod edit;
 mod firefox;
+mod meter;
 mod names;
+mod progress;
 pub mod text;
 mod uftrace;
 pub mod uftrace_options;
@@ -24,6 +26,7 @@ pub mod uftrace_options;
 pub use apply::{apply, apply_more};
 pub use firefox::resource_of;
 pub use names::NameSet;
+pub use progress::Narrowing;
 pub use uftrace_options::UftraceFilter;
 
 use crate::model::Trace;

@@ -5,6 +5,7 @@
 //! takes from (or leaves to) that ancestor.
 
 use super::super::edit::SpanEdit;
+use super::super::meter::Meter;
 use crate::model::{Spans, StrId, SPAN_ABANDONED};
 
 /// What becomes of one span.
@@ -40,7 +41,8 @@ struct Open<S> {
 /// The spans `decide` keeps. `decide(name, parent)` gets each span's name
 /// and the state returned for its original parent (`None` for a root) and
 /// gives the span's fate and the state its children will see.
-pub(super) fn rewrite<S: Copy>(
+pub(super) async fn rewrite<S: Copy>(
+    meter: &Meter,
     spans: &Spans,
     mut decide: impl FnMut(StrId, Option<S>) -> (Fate, S),
 ) -> SpanEdit {
@@ -49,6 +51,7 @@ pub(super) fn rewrite<S: Copy>(
     let mut open: Vec<Open<S>> = Vec::new();
     let mut i = 0;
     while i < n {
+        meter.tick().await;
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };
@@ -94,13 +97,16 @@ pub(super) fn rewrite<S: Copy>(
                 if !abandoned {
                     edit.add_taken(kept, end.saturating_sub(start));
                 }
-                i = subtree_end(spans, i);
+                let last = subtree_end(spans, i);
+                meter.spend(last - i - 1).await;
+                i = last;
                 continue;
             }
             Fate::Prune => {
                 let last = subtree_end(spans, i);
                 let taken: i64 = (i..last).map(|j| spans.taken_self(j)).sum();
                 edit.add_taken(kept, taken);
+                meter.spend(last - i - 1).await;
                 i = last;
                 continue;
             }
@@ -221,6 +227,11 @@ mod tests {
         }
     }
 
+    fn run(spans: &Spans, decide: impl FnMut(StrId, Option<()>) -> (Fate, ())) -> SpanEdit {
+        let meter = Meter::unlimited();
+        crate::analysis::transform::meter::run_to_end(rewrite(&meter, spans, decide))
+    }
+
     fn by_name(fates: [Fate; 4]) -> impl FnMut(StrId, Option<()>) -> (Fate, ()) {
         move |name, _| (fates[name as usize], ())
     }
@@ -228,7 +239,7 @@ mod tests {
     #[test]
     fn merge_lifts_children_and_drop_takes_time() {
         let spans = sample();
-        let merged = rewrite(
+        let merged = run(
             &spans,
             by_name([Fate::Keep, Fate::Merge, Fate::Keep, Fate::Keep]),
         );
@@ -236,13 +247,13 @@ mod tests {
         assert_eq!(merged.depth, [0, 1, 1]);
         // Nothing taken: the column is left out (all zero).
         assert!(merged.taken_self.is_empty());
-        let dropped = rewrite(
+        let dropped = run(
             &spans,
             by_name([Fate::Keep, Fate::Drop, Fate::Keep, Fate::Keep]),
         );
         assert_eq!(dropped.name, [0, 3]);
         assert_eq!(dropped.taken_self, [50, 0]);
-        let pruned = rewrite(
+        let pruned = run(
             &spans,
             by_name([Fate::Keep, Fate::Keep, Fate::Prune, Fate::Keep]),
         );
@@ -252,9 +263,9 @@ mod tests {
 
     #[test]
     fn a_merged_root_leaves_its_children_as_roots() {
-        let edit = rewrite(&sample(), by_name([Fate::Merge; 4]));
+        let edit = run(&sample(), by_name([Fate::Merge; 4]));
         assert!(edit.is_empty());
-        let edit = rewrite(
+        let edit = run(
             &sample(),
             by_name([Fate::Merge, Fate::Keep, Fate::Keep, Fate::Keep]),
         );

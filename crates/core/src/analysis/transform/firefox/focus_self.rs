@@ -5,6 +5,7 @@
 //! the samples whose leaf is F, all under one root F.
 
 use super::super::edit::SpanEdit;
+use super::super::meter::Meter;
 use super::engine::span_at;
 use crate::model::{Spans, StrId, SPAN_ABANDONED};
 
@@ -27,11 +28,12 @@ struct Outer {
 }
 
 /// Focus on self of `f` (see the module docs).
-pub(super) fn focus_self(spans: &Spans, f: StrId) -> SpanEdit {
+pub(super) async fn focus_self(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
     let mut edit = SpanEdit::default();
     let mut open: Vec<Frame> = Vec::new();
     let mut outer: Option<Outer> = None;
     for i in 0..spans.len() {
+        meter.tick().await;
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };

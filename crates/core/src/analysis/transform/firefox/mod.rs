@@ -37,35 +37,23 @@ mod stacks;
 pub use resources::resource_of;
 
 use super::edit::{map_stacks, rebuild_spans, SpanEdit};
+use super::meter::Meter;
 use super::{Step, StepError, StepNote};
 use crate::model::{Spans, StackTable, StrId, Trace};
 use resources::Resources;
 use std::borrow::Cow;
 
-/// Carries out `step` (any step but [`Step::Uftrace`]) on `trace`.
-pub(super) fn apply_transform(
-    trace: &mut Trace,
-    step: &Step,
-    step_index: usize,
-    notes: &mut Vec<StepNote>,
-) -> Result<(), StepError> {
-    let spans: Vec<Cow<'_, Spans>> = trace
-        .threads
-        .iter_mut()
-        .map(|t| Cow::Owned(std::mem::take(&mut t.spans)))
-        .collect();
-    carry_out(trace, spans, step, step_index, notes)
-}
-
 /// Carries out `step` on `trace`, whose threads' spans are `spans` (taken
 /// out of it, or still in the trace the narrowing started from: a step
-/// reads them there instead of copying them first).
-pub(super) fn carry_out(
+/// reads them there instead of copying them first), pausing whenever
+/// `meter` is spent.
+pub(super) async fn carry_out(
     trace: &mut Trace,
     spans: Vec<Cow<'_, Spans>>,
     step: &Step,
     step_index: usize,
     notes: &mut Vec<StepNote>,
+    meter: &Meter,
 ) -> Result<(), StepError> {
     let mut note = |message: String| {
         notes.push(StepNote {
@@ -101,7 +89,9 @@ pub(super) fn carry_out(
     for (thread, old) in trace.threads.iter_mut().zip(spans) {
         let affected = focus || old.name.iter().any(|&n| target.mentions(n));
         thread.spans = if affected && !old.is_empty() {
-            rebuild_spans(&old, target.edit_spans(&old))
+            let edit = target.edit_spans(&old, meter).await;
+            meter.spend(edit.len()).await;
+            rebuild_spans(&old, edit)
         } else {
             old.into_owned()
         };
@@ -259,22 +249,24 @@ impl Target {
         }
     }
 
-    fn edit_spans(&self, spans: &Spans) -> SpanEdit {
+    /// The step's edit of one thread's spans.
+    async fn edit_spans(&self, spans: &Spans, meter: &Meter) -> SpanEdit {
+        let m = meter;
         match self {
-            Target::Merge(f) => rules::merge_function(spans, *f),
-            Target::MergeNode(p) => rules::merge_call_node(spans, p),
-            Target::FocusSubtree(p) => rules::focus_subtree(spans, p),
-            Target::FocusFunction(f) => rules::focus_function(spans, *f),
-            Target::FocusSelf(f) => focus_self::focus_self(spans, *f),
-            Target::Collapse(f) => rules::collapse_function_subtree(spans, *f),
+            Target::Merge(f) => rules::merge_function(m, spans, *f).await,
+            Target::MergeNode(p) => rules::merge_call_node(m, spans, p).await,
+            Target::FocusSubtree(p) => rules::focus_subtree(m, spans, p).await,
+            Target::FocusFunction(f) => rules::focus_function(m, spans, *f).await,
+            Target::FocusSelf(f) => focus_self::focus_self(m, spans, *f).await,
+            Target::Collapse(f) => rules::collapse_function_subtree(m, spans, *f).await,
             Target::Resource {
                 resources,
                 target,
                 shown,
-            } => rules::collapse_resource(spans, resources, *target, *shown),
-            Target::DirectRecursion(f) => rules::collapse_direct_recursion(spans, *f),
-            Target::Recursion(f) => recursion::collapse_recursion(spans, *f),
-            Target::Drop(f) => rules::drop_function(spans, *f),
+            } => rules::collapse_resource(m, spans, resources, *target, *shown).await,
+            Target::DirectRecursion(f) => rules::collapse_direct_recursion(m, spans, *f).await,
+            Target::Recursion(f) => recursion::collapse_recursion(m, spans, *f).await,
+            Target::Drop(f) => rules::drop_function(m, spans, *f).await,
         }
     }
 

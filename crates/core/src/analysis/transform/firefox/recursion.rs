@@ -10,6 +10,7 @@
 //! flagged `SPAN_CONTINUED` so C still counts as one call).
 
 use super::super::edit::SpanEdit;
+use super::super::meter::Meter;
 use super::engine::span_at;
 use crate::model::{Spans, StrId};
 
@@ -39,7 +40,7 @@ struct Collapser<'s> {
 }
 
 /// Collapse recursion of `f` (see the module docs).
-pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
+pub(super) async fn collapse_recursion(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
     let mut c = Collapser {
         spans,
         // Cutting calls into pieces can keep more spans than there were;
@@ -50,6 +51,7 @@ pub(super) fn collapse_recursion(spans: &Spans, f: StrId) -> SpanEdit {
         outer: None,
     };
     for i in 0..spans.len() {
+        meter.tick().await;
         let Some((start, end, depth, name)) = span_at(spans, i) else {
             break;
         };

@@ -5,56 +5,62 @@
 use super::engine::{rewrite, Fate};
 use super::resources::Resources;
 use crate::analysis::transform::edit::SpanEdit;
+use crate::analysis::transform::meter::Meter;
 use crate::model::{Spans, StrId};
 
 /// Merge function: every call of `f` goes, its children move up.
-pub(super) fn merge_function(spans: &Spans, f: StrId) -> SpanEdit {
-    rewrite(spans, |name, _: Option<()>| {
+pub(super) async fn merge_function(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
+    rewrite(meter, spans, |name, _: Option<()>| {
         (if name == f { Fate::Merge } else { Fate::Keep }, ())
     })
+    .await
 }
 
 /// Drop function: every call of `f` goes with its subtree and its time.
-pub(super) fn drop_function(spans: &Spans, f: StrId) -> SpanEdit {
-    rewrite(spans, |name, _: Option<()>| {
+pub(super) async fn drop_function(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
+    rewrite(meter, spans, |name, _: Option<()>| {
         (if name == f { Fate::Drop } else { Fate::Keep }, ())
     })
+    .await
 }
 
 /// Collapse function subtree: the calls under a call of `f` go, their time
 /// becomes its self time.
-pub(super) fn collapse_function_subtree(spans: &Spans, f: StrId) -> SpanEdit {
-    rewrite(spans, |name, parent: Option<bool>| {
+pub(super) async fn collapse_function_subtree(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
+    rewrite(meter, spans, |name, parent: Option<bool>| {
         if parent == Some(true) {
             (Fate::Prune, true)
         } else {
             (Fate::Keep, name == f)
         }
     })
+    .await
 }
 
 /// Collapse direct recursion: a call of `f` made directly by `f` merges
 /// into the calling one.
-pub(super) fn collapse_direct_recursion(spans: &Spans, f: StrId) -> SpanEdit {
-    rewrite(spans, |name, parent: Option<bool>| {
+pub(super) async fn collapse_direct_recursion(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
+    rewrite(meter, spans, |name, parent: Option<bool>| {
         let is_f = name == f;
         match (is_f, parent) {
             (true, Some(true)) => (Fate::Merge, true),
             _ => (Fate::Keep, is_f),
         }
     })
+    .await
 }
 
 /// Collapse resource: every call inside resource `target` is shown as
 /// `shown` (the resource's name); one made directly by another call of the
 /// resource merges into it.
-pub(super) fn collapse_resource(
+pub(super) async fn collapse_resource(
+    meter: &Meter,
     spans: &Spans,
     resources: &Resources,
     target: StrId,
     shown: StrId,
 ) -> SpanEdit {
-    rewrite(spans, |name, parent: Option<bool>| {
+    rewrite(meter, spans, |name, parent: Option<bool>| {
         let inside = resources.of(name) == Some(target);
         match (inside, parent) {
             (true, Some(true)) => (Fate::Merge, true),
@@ -62,18 +68,20 @@ pub(super) fn collapse_resource(
             (false, _) => (Fate::Keep, false),
         }
     })
+    .await
 }
 
 /// Focus on function: the outermost calls of `f` become roots with their
 /// subtrees; everything outside them goes.
-pub(super) fn focus_function(spans: &Spans, f: StrId) -> SpanEdit {
-    rewrite(spans, |name, parent: Option<bool>| {
+pub(super) async fn focus_function(meter: &Meter, spans: &Spans, f: StrId) -> SpanEdit {
+    rewrite(meter, spans, |name, parent: Option<bool>| {
         if parent == Some(true) || name == f {
             (Fate::Keep, true)
         } else {
             (Fate::Merge, false)
         }
     })
+    .await
 }
 
 /// Where a span stands against a call path.
@@ -89,8 +97,8 @@ enum OnPath {
 
 /// Focus on subtree: the calls at `path` (names from a root down) become
 /// roots with their subtrees; everything else goes.
-pub(super) fn focus_subtree(spans: &Spans, path: &[StrId]) -> SpanEdit {
-    rewrite(spans, |name, parent| {
+pub(super) async fn focus_subtree(meter: &Meter, spans: &Spans, path: &[StrId]) -> SpanEdit {
+    rewrite(meter, spans, |name, parent| {
         match parent.unwrap_or(OnPath::Partial(0)) {
             OnPath::Inside => (Fate::Keep, OnPath::Inside),
             OnPath::Partial(k) if path.get(k) == Some(&name) => {
@@ -103,12 +111,13 @@ pub(super) fn focus_subtree(spans: &Spans, path: &[StrId]) -> SpanEdit {
             _ => (Fate::Drop, OnPath::Off),
         }
     })
+    .await
 }
 
 /// Merge call node: the calls at `path` merge into their callers; calls of
 /// the same function elsewhere stay.
-pub(super) fn merge_call_node(spans: &Spans, path: &[StrId]) -> SpanEdit {
-    rewrite(spans, |name, parent| {
+pub(super) async fn merge_call_node(meter: &Meter, spans: &Spans, path: &[StrId]) -> SpanEdit {
+    rewrite(meter, spans, |name, parent| {
         match parent.unwrap_or(OnPath::Partial(0)) {
             OnPath::Partial(k) if path.get(k) == Some(&name) => {
                 if k + 1 == path.len() {
@@ -120,6 +129,7 @@ pub(super) fn merge_call_node(spans: &Spans, path: &[StrId]) -> SpanEdit {
             _ => (Fate::Keep, OnPath::Off),
         }
     })
+    .await
 }
 
 /// True when some call's path from a root is exactly `path`.

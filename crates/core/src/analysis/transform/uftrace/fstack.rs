@@ -128,25 +128,43 @@ impl<'a> Fstack<'a> {
             last_time: 0,
             open_end: None,
             entered: Vec::new(),
-            self_time: vec![NOT_REPORTED; spans.len()],
+            // Filled as the replay reaches the spans (`reach`): the pages
+            // are touched a slice at a time, not all in one.
+            self_time: Vec::with_capacity(spans.len()),
             odd: Vec::new(),
         }
     }
 
+    #[inline]
     fn slot(&mut self, index: usize) -> &mut Slot {
         if self.slots.len() <= index {
-            let empty = Slot {
-                addr: UNSET,
-                span: u32::MAX,
-                total: 0,
-                child: 0,
-                valid: false,
-                flags: 0,
-                orig_depth: self.settings.depth,
-            };
-            self.slots.resize(index + 1, empty);
+            self.grow(index);
         }
         &mut self.slots[index]
+    }
+
+    /// Room for slot `index` (the stack is deeper than ever before).
+    #[cold]
+    fn grow(&mut self, index: usize) {
+        let empty = Slot {
+            addr: UNSET,
+            span: u32::MAX,
+            total: 0,
+            child: 0,
+            valid: false,
+            flags: 0,
+            orig_depth: self.settings.depth,
+        };
+        self.slots.resize(index + 1, empty);
+    }
+
+    /// Fills [`Fstack::self_time`] up to span `span` (records come in span
+    /// order, so a record or two at a time).
+    #[inline]
+    fn reach(&mut self, span: usize) {
+        if self.self_time.len() <= span && span < self.spans.len() {
+            self.self_time.resize(span + 1, NOT_REPORTED);
+        }
     }
 
     fn name_of(&self, span: u32) -> u32 {
@@ -155,6 +173,7 @@ impl<'a> Fstack<'a> {
 
     /// One record read.
     pub fn read(&mut self, r: Record) {
+        self.reach(r.span as usize);
         self.last_time = r.time;
         self.account(r);
         if r.sched {
@@ -340,6 +359,7 @@ impl<'a> Fstack<'a> {
         let as_it_is = self.spans.start.get(at_span).map(|&start| end - start) == Some(s.total)
             && self.spans.end.get(at_span) == Some(&end)
             && self.spans.name.get(at_span) == Some(&name);
+        self.reach(at_span);
         match self.self_time.get_mut(at_span) {
             Some(slot) if as_it_is && *slot == NOT_REPORTED => *slot = s.total - s.child,
             _ => self.odd.push(Reported {
@@ -356,6 +376,7 @@ impl<'a> Fstack<'a> {
     /// are counted up to its last record (or to `-r`'s end as uftrace
     /// keeps it), shown or not.
     pub fn finish(&mut self) {
+        self.self_time.resize(self.spans.len(), NOT_REPORTED);
         let last = self
             .settings
             .range_stop

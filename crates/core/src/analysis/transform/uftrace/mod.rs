@@ -43,23 +43,46 @@ mod stacks;
 mod times;
 
 use super::edit::rebuild_spans;
+use super::meter::Meter;
 use super::{StepError, StepNote, UftraceFilter};
-use crate::model::Trace;
+use crate::model::{Spans, Trace};
 use fstack::{Fstack, Settings};
-use records::{for_each_record, ReadFilter};
-use settings::Plan;
+use records::{read_records, ReadFilter};
+pub(super) use settings::Plan;
+use std::borrow::Cow;
 
-/// Narrows `trace` by one line of uftrace options (step `step` of the stack).
-pub(super) fn apply_filter(
+/// What `filter` selects in `trace` (read before its spans are taken out);
+/// `None` for an empty line, which changes nothing.
+pub(super) fn plan(
+    trace: &Trace,
+    filter: &UftraceFilter,
+    step: usize,
+) -> Result<Option<Plan>, StepError> {
+    if filter.is_empty() {
+        return Ok(None);
+    }
+    let plan = Plan::new(trace, filter).map_err(|message| StepError { step, message })?;
+    Ok(Some(plan))
+}
+
+/// Carries out `plan` (of `filter`, step `step`) on `trace`, whose
+/// threads' spans are `spans` (taken out of it, or still in the trace the
+/// narrowing started from), pausing whenever `meter` is spent.
+pub(super) async fn filter_spans(
     trace: &mut Trace,
+    spans: Vec<Cow<'_, Spans>>,
+    plan: Option<Plan>,
     filter: &UftraceFilter,
     step: usize,
     notes: &mut Vec<StepNote>,
-) -> Result<(), StepError> {
-    if filter.is_empty() {
-        return Ok(());
-    }
-    let plan = Plan::new(trace, filter).map_err(|message| StepError { step, message })?;
+    meter: &Meter,
+) {
+    let Some(plan) = plan else {
+        for (thread, old) in trace.threads.iter_mut().zip(spans) {
+            thread.spans = old.into_owned();
+        }
+        return;
+    };
     let mut note = |message: String| notes.push(StepNote { step, message });
     for w in &plan.warnings {
         note(w.clone());
@@ -78,7 +101,7 @@ pub(super) fn apply_filter(
         skip_events_outside: trace.format == Some(crate::model::Format::Uftrace),
         range_stop: plan.raw_stop,
     };
-    for (index, thread) in trace.threads.iter_mut().enumerate() {
+    for (index, (thread, spans)) in trace.threads.iter_mut().zip(spans).enumerate() {
         let chosen = plan
             .threads
             .as_ref()
@@ -88,25 +111,28 @@ pub(super) fn apply_filter(
             thread.instants = Default::default();
             continue;
         }
-        let spans = &thread.spans;
+        let spans = spans.as_ref();
         let mut fs = Fstack::new(&settings, spans);
         let mut reader = ReadFilter::new(plan.start, plan.stop, plan.threshold, &spans.name);
         reader.callers = plan.callers.as_deref();
-        for_each_record(spans, |r| reader.push(r, &mut |kept| fs.read(kept)));
+        let read = |r: records::Record| reader.push(r, &mut |kept| fs.read(kept));
+        read_records(spans, meter, read).await;
         reader.finish(&mut |kept| fs.read(kept));
         fs.finish();
-        let edit = rebuild::edit(spans, &fs);
+        let edit = rebuild::edit(spans, &fs, meter).await;
+        drop(fs);
         if let (Some(&first), Some(&last)) = (edit.start.iter().min(), edit.end.iter().max()) {
             thread.first_time = Some(thread.first_time.map_or(first, |t| t.min(first)));
             thread.last_time = Some(thread.last_time.map_or(last, |t| t.max(last)));
         }
-        thread.spans = rebuild_spans(&thread.spans, edit);
+        // One block (measured in the page: slicing it made the slices longer).
+        meter.spend(edit.len()).await;
+        thread.spans = rebuild_spans(spans, edit);
         if plan.start.is_some() || plan.stop.is_some() {
             keep_instants_in_range(thread, plan.start, plan.stop);
         }
     }
     stacks::apply(trace, &plan, filter.time_filter.is_some(), &mut note);
-    Ok(())
 }
 
 /// Markers outside `-r` go, as every other record outside it.

@@ -7,6 +7,7 @@
 
 use super::fstack::{Fstack, NOT_REPORTED};
 use crate::analysis::transform::edit::SpanEdit;
+use crate::analysis::transform::meter::Meter;
 use crate::model::Spans;
 
 /// One kept span before nesting.
@@ -21,8 +22,8 @@ struct Kept {
 }
 
 /// The edit keeping what the replay `fs` counted (and the never-returning
-/// calls it let in).
-pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
+/// calls it let in), spending one unit of `meter` a span.
+pub async fn edit(spans: &Spans, fs: &Fstack<'_>, meter: &Meter) -> SpanEdit {
     let abandoned = |span: u32| Kept {
         from: span,
         start: spans.start.get(span as usize).copied().unwrap_or(0),
@@ -30,35 +31,53 @@ pub fn edit(spans: &Spans, fs: &Fstack) -> SpanEdit {
         name: spans.name.get(span as usize).copied().unwrap_or(0),
         self_time: None,
     };
-    let as_it_is = fs
-        .self_time
-        .iter()
-        .enumerate()
-        .filter(|(_, &t)| t != NOT_REPORTED);
-    let as_it_is = as_it_is.map(|(i, &t)| Kept {
-        self_time: Some(t),
-        ..abandoned(i as u32)
+    // One item a span (`None`: not reported), so that the meter counts the
+    // spans passed over too.
+    let as_it_is = fs.self_time.iter().enumerate().map(|(i, &t)| {
+        (t != NOT_REPORTED).then(|| Kept {
+            self_time: Some(t),
+            ..abandoned(i as u32)
+        })
     });
-    if fs.odd.is_empty() && fs.entered.is_empty() {
-        // Spans are in start order already: no sort.
-        let count = fs.self_time.iter().filter(|&&t| t != NOT_REPORTED).count();
-        return nest(spans, as_it_is, count);
-    }
-    let mut kept: Vec<Kept> = as_it_is.collect();
-    kept.extend(fs.entered.iter().map(|&span| abandoned(span)));
-    kept.extend(fs.odd.iter().map(|r| Kept {
+    // The calls reported as they are come in span order; the others (few:
+    // where uftrace's stack was entered mid-way) are sorted apart and merged
+    // in, which gives what sorting them all gives when the span order is
+    // the sort order (checked: else everything is sorted).
+    let mut others: Vec<Kept> = fs.entered.iter().map(|&span| abandoned(span)).collect();
+    others.extend(fs.odd.iter().map(|r| Kept {
         from: r.span,
         start: r.end - r.total,
         end: r.end,
         name: r.name,
         self_time: Some(r.self_time),
     }));
-    kept.sort_by(|a, b| {
-        let key = |k: &Kept| (k.start, std::cmp::Reverse(k.end), k.from);
-        key(a).cmp(&key(b))
-    });
-    let count = kept.len();
-    nest(spans, kept.into_iter(), count)
+    others.sort_by_key(sort_key);
+    let mut count = others.len();
+    let mut in_order = true;
+    let mut last = None;
+    for (i, &t) in fs.self_time.iter().enumerate() {
+        meter.tick().await;
+        if t != NOT_REPORTED {
+            count += 1;
+            let key = sort_key(&abandoned(i as u32));
+            in_order &= last.is_none_or(|last| last <= key);
+            last = Some(key);
+        }
+    }
+    if in_order {
+        let mut as_it_is = as_it_is.peekable();
+        let mut others = others.into_iter().peekable();
+        let merged = std::iter::from_fn(move || match (as_it_is.peek(), others.peek()) {
+            (Some(Some(k)), Some(o)) if sort_key(o) < sort_key(k) => others.next().map(Some),
+            (Some(_), _) => as_it_is.next(),
+            (None, _) => others.next().map(Some),
+        });
+        return nest(spans, merged, count, meter).await;
+    }
+    let mut kept: Vec<Kept> = as_it_is.flatten().collect();
+    kept.extend(others);
+    kept.sort_by_key(sort_key);
+    nest(spans, kept.into_iter().map(Some), count, meter).await
 }
 
 /// Where `k` is drawn, after the previous call of its depth (ending at
@@ -76,8 +95,19 @@ fn place(k: &Kept, previous: Option<i64>, parent_end: Option<i64>) -> (i64, i64)
     (start, end)
 }
 
-/// Lays `kept` (in start order, `count` of them) out as nested spans.
-fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEdit {
+/// The order kept calls are laid out in: by start, the longer first.
+fn sort_key(k: &Kept) -> (i64, std::cmp::Reverse<i64>, u32) {
+    (k.start, std::cmp::Reverse(k.end), k.from)
+}
+
+/// Lays `kept` (in start order, `count` of them; `None`s are passed
+/// over) out as nested spans.
+async fn nest(
+    spans: &Spans,
+    kept: impl Iterator<Item = Option<Kept>>,
+    count: usize,
+    meter: &Meter,
+) -> SpanEdit {
     struct Open {
         at: usize,
         start: i64,
@@ -102,6 +132,8 @@ fn nest(spans: &Spans, kept: impl Iterator<Item = Kept>, count: usize) -> SpanEd
         }
     };
     for k in kept {
+        meter.tick().await;
+        let Some(k) = k else { continue };
         while let Some(top) = stack.last() {
             if top.start <= k.start && k.end <= top.end {
                 break;

@@ -16,6 +16,7 @@
 //! Off-CPU spans (`linux:schedule`) come from perf events in uftrace: the
 //! threshold and the range apply to them, the caller filter does not.
 
+use crate::analysis::transform::meter::Meter;
 use crate::model::{Spans, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_OPEN_AT_END, SPAN_START_REPAIRED};
 
 /// What a record says.
@@ -45,8 +46,9 @@ pub struct Record {
 /// Calls `emit` with every record of `spans` in time order: a span's entry
 /// at its start (none for the stack a task inherits: the data has no entry
 /// for it), its exit at its end (none for a span still open at the end of
-/// the data: uftrace closes those itself).
-pub fn for_each_record(spans: &Spans, mut emit: impl FnMut(Record)) {
+/// the data: uftrace closes those itself). Spends one unit of `meter` a
+/// span, pausing when it is spent.
+pub async fn read_records(spans: &Spans, meter: &Meter, mut emit: impl FnMut(Record)) {
     let mut open: Vec<u32> = Vec::new();
     // The stack a task inherits (a forked child's) comes before its first
     // record: the decoder repaired those starts; no entry was recorded.
@@ -65,6 +67,7 @@ pub fn for_each_record(spans: &Spans, mut emit: impl FnMut(Record)) {
         emit(record(spans, i, kind));
     };
     for i in 0..spans.len() {
+        meter.tick().await;
         let depth = usize::from(spans.depth.get(i).copied().unwrap_or(0));
         while open.len() > depth {
             if let Some(j) = open.pop() {
