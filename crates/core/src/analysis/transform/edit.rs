@@ -52,26 +52,6 @@ impl SpanEdit {
         }
     }
 
-    /// Keeps span `from` of `spans` as it is but for `depth`, adding `taken`
-    /// to the self time taken from it.
-    pub fn keep(&mut self, spans: &Spans, from: usize, depth: u16, taken: i64) {
-        let (Some(&start), Some(&end), Some(&name)) = (
-            spans.start.get(from),
-            spans.end.get(from),
-            spans.name.get(from),
-        ) else {
-            return;
-        };
-        self.push(
-            from as u32,
-            start,
-            end,
-            depth,
-            name,
-            spans.taken_self(from) + taken,
-        );
-    }
-
     /// Keeps span `from` with every column given.
     #[inline(always)]
     pub fn push(&mut self, from: u32, start: i64, end: i64, depth: u16, name: StrId, taken: i64) {
@@ -244,8 +224,8 @@ mod tests {
             ..Spans::default()
         };
         let mut edit = SpanEdit::default();
-        edit.keep(&spans, 0, 0, 4);
-        edit.keep(&spans, 2, 1, 0);
+        edit.push(0, 0, 10, 0, 0, 4);
+        edit.push(2, 2, 4, 1, 2, 0);
         let out = rebuild_spans(&spans, edit);
         assert_eq!(out.start, [0, 2]);
         assert_eq!(out.depth, [0, 1]);

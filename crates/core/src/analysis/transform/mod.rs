@@ -17,7 +17,6 @@ mod apply;
 pub mod edit;
 mod firefox;
 mod meter;
-mod names;
 mod progress;
 pub mod text;
 mod uftrace;
@@ -25,7 +24,6 @@ pub mod uftrace_options;
 
 pub use apply::{apply, apply_more};
 pub use firefox::resource_of;
-pub use names::NameSet;
 pub use progress::Narrowing;
 pub use uftrace_options::UftraceFilter;
 
