@@ -34,6 +34,28 @@ pub enum Command {
     /// Write the trace in another tool's format.
     #[command(args_override_self = true)]
     Convert(ConvertArgs),
+    /// The time-ordered listing as the format's own tool prints it:
+    /// `uftrace replay`, SELogger's LogPrinter, `sp-rtrace-postproc`
+    /// (Scaler and SWAP in uftrace's replay layout).
+    #[command(args_override_self = true)]
+    Replay(ReplayArgs),
+}
+
+/// `flamedrop replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The trace: a file, several files, a folder or an archive.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// uftrace: the columns left of '|' (duration, tid, addr, time, delta,
+    /// elapsed, task, module; '+FIELD' adds, 'none' removes all).
+    #[arg(short = 'f', long = "output-fields", value_name = "FIELD[,FIELD]...")]
+    pub fields: Option<String>,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
 }
 
 /// `flamedrop report`.

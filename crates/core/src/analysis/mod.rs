@@ -8,6 +8,8 @@ pub mod diff;
 pub mod diff_table;
 pub mod flamegraph;
 pub mod inverted;
+pub mod listing;
+pub(crate) mod meter;
 pub mod report;
 pub mod report_sort;
 pub mod sandwich;

@@ -4,8 +4,8 @@
 //! spans of the threads it touches), so narrowing a big trace costs one
 //! pass per step and one copy of what no step rebuilds.
 
-use super::meter::{run_to_end, Meter};
 use super::{firefox, uftrace, Narrowed, Step, StepError};
+use crate::analysis::meter::{run_to_end, Meter};
 use crate::model::{Spans, Thread, Trace};
 use std::borrow::Cow;
 

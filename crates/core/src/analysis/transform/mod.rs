@@ -16,7 +16,6 @@
 mod apply;
 pub mod edit;
 mod firefox;
-mod meter;
 mod progress;
 pub mod text;
 mod uftrace;

@@ -8,8 +8,8 @@
 //! costs no memory). `advance` refills the meter and polls the future until
 //! it pauses or ends.
 
-use super::meter::Meter;
 use super::{apply, Narrowed, Step, StepError};
+use crate::analysis::meter::Meter;
 use crate::model::Trace;
 use std::future::Future;
 use std::pin::Pin;

@@ -5,7 +5,7 @@
 //! takes from (or leaves to) that ancestor.
 
 use super::super::edit::SpanEdit;
-use super::super::meter::Meter;
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, StrId, SPAN_ABANDONED};
 
 /// What becomes of one span.
@@ -229,7 +229,7 @@ mod tests {
 
     fn run(spans: &Spans, decide: impl FnMut(StrId, Option<()>) -> (Fate, ())) -> SpanEdit {
         let meter = Meter::unlimited();
-        crate::analysis::transform::meter::run_to_end(rewrite(&meter, spans, decide))
+        crate::analysis::meter::run_to_end(rewrite(&meter, spans, decide))
     }
 
     fn by_name(fates: [Fate; 4]) -> impl FnMut(StrId, Option<()>) -> (Fate, ()) {

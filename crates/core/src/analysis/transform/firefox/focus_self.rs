@@ -5,8 +5,8 @@
 //! the samples whose leaf is F, all under one root F.
 
 use super::super::edit::SpanEdit;
-use super::super::meter::Meter;
 use super::engine::span_at;
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, StrId, SPAN_ABANDONED};
 
 /// An original span still open during the pass.

@@ -37,8 +37,8 @@ mod stacks;
 pub use resources::resource_of;
 
 use super::edit::{map_stacks, rebuild_spans, SpanEdit};
-use super::meter::Meter;
 use super::{Step, StepError, StepNote};
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, StackTable, StrId, Trace};
 use resources::Resources;
 use std::borrow::Cow;

@@ -10,8 +10,8 @@
 //! flagged `SPAN_CONTINUED` so C still counts as one call).
 
 use super::super::edit::SpanEdit;
-use super::super::meter::Meter;
 use super::engine::span_at;
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, StrId};
 
 const NONE: u32 = u32::MAX;

@@ -4,8 +4,8 @@
 
 use super::engine::{rewrite, Fate};
 use super::resources::Resources;
+use crate::analysis::meter::Meter;
 use crate::analysis::transform::edit::SpanEdit;
-use crate::analysis::transform::meter::Meter;
 use crate::model::{Spans, StrId};
 
 /// Merge function: every call of `f` goes, its children move up.

@@ -43,8 +43,8 @@ mod stacks;
 mod times;
 
 use super::edit::rebuild_spans;
-use super::meter::Meter;
 use super::{StepError, StepNote, UftraceFilter};
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, Trace};
 use fstack::{Fstack, Settings};
 use records::{read_records, ReadFilter};

@@ -6,8 +6,8 @@
 //! do not explain (children uftrace dropped but still counts as children).
 
 use super::fstack::{Fstack, NOT_REPORTED};
+use crate::analysis::meter::Meter;
 use crate::analysis::transform::edit::SpanEdit;
-use crate::analysis::transform::meter::Meter;
 use crate::model::Spans;
 
 /// One kept span before nesting.

@@ -16,7 +16,7 @@
 //! Off-CPU spans (`linux:schedule`) come from perf events in uftrace: the
 //! threshold and the range apply to them, the caller filter does not.
 
-use crate::analysis::transform::meter::Meter;
+use crate::analysis::meter::Meter;
 use crate::model::{Spans, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_OPEN_AT_END, SPAN_START_REPAIRED};
 
 /// What a record says.

@@ -1,9 +1,10 @@
-//! The work budget of a narrowing's passes: a [`Meter`] the passes spend as
-//! they go (one unit a span or record), pausing — returning `Pending` from
-//! the `async` pass — once the current slice is spent (`progress`'s
-//! `Narrowing` refills it for the next slice). Run to the end with an
-//! unlimited meter ([`run_to_end`]) the passes are the plain `apply` /
-//! `apply_more` the CLI uses: they never pause.
+//! The work budget of a long pass (a narrowing, a listing's row index): a
+//! [`Meter`] the passes spend as they go (one unit a span or record),
+//! pausing — returning `Pending` from the `async` pass — once the current
+//! slice is spent (`transform::Narrowing` and `listing::ListingBuild` refill
+//! it for the next slice). Run to the end with an unlimited meter
+//! ([`run_to_end`]) the passes are the plain calls the CLI uses: they never
+//! pause.
 
 use std::cell::Cell;
 use std::future::Future;
@@ -42,7 +43,7 @@ impl Meter {
         self.spend(1).await;
     }
 
-    pub(super) fn refill(&self, budget: usize) {
+    pub(crate) fn refill(&self, budget: usize) {
         self.left.set(budget.min(i64::MAX as usize) as i64);
     }
 }
@@ -66,7 +67,7 @@ impl Future for Pause {
 
 /// Runs a metered pass to its end (its meter never runs out, so it never
 /// pauses; polled again all the same if it did).
-pub(super) fn run_to_end<T>(work: impl Future<Output = T>) -> T {
+pub(crate) fn run_to_end<T>(work: impl Future<Output = T>) -> T {
     let mut work = std::pin::pin!(work);
     let mut context = Context::from_waker(Waker::noop());
     loop {

@@ -1,0 +1,146 @@
+//! What a listing shows: the options of each original tool that change its
+//! text (`uftrace replay -f/--no-args/…`, `LogPrinter -thread=/-processparams`,
+//! `sp-rtrace-postproc -l/-c/…`). Filters that narrow the trace (`-F`, `-N`,
+//! `-t`, `-r`, …) are not here: they are a narrowing
+//! (`analysis::transform`), and the listing is made of the narrowed trace.
+
+use super::ListingError;
+
+/// Every layout's options; a layout reads its own part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListingOptions {
+    /// uftrace, Scaler and SWAP (uftrace's replay layout).
+    pub replay: ReplayOptions,
+    /// SELogger.
+    pub log_printer: LogPrinterOptions,
+    /// sp-rtrace.
+    pub postproc: PostprocOptions,
+}
+
+/// A column of `uftrace replay`'s `-f` / `--output-fields`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayField {
+    Duration,
+    Tid,
+    Addr,
+    Time,
+    Delta,
+    Elapsed,
+    Task,
+    Module,
+}
+
+impl ReplayField {
+    /// Every field, by its `-f` name.
+    pub const ALL: [(&'static str, ReplayField); 8] = [
+        ("duration", ReplayField::Duration),
+        ("tid", ReplayField::Tid),
+        ("addr", ReplayField::Addr),
+        ("time", ReplayField::Time),
+        ("delta", ReplayField::Delta),
+        ("elapsed", ReplayField::Elapsed),
+        ("task", ReplayField::Task),
+        ("module", ReplayField::Module),
+    ];
+
+    /// The field's `-f` name.
+    pub fn name(self) -> &'static str {
+        ReplayField::ALL
+            .iter()
+            .find(|(_, field)| *field == self)
+            .map_or("", |(name, _)| name)
+    }
+}
+
+/// `uftrace replay`'s options that change its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// The columns left of `|`, in the order given (`-f`); uftrace's
+    /// default is duration and tid.
+    pub fields: Vec<ReplayField>,
+    /// `--no-args`: no arguments or return values.
+    pub no_args: bool,
+    /// `--no-sched`: no `linux:schedule` rows.
+    pub no_sched: bool,
+    /// `--column-view`: each task's rows in a column of their own.
+    pub column_view: bool,
+    /// `--task-newline`: a blank line where the task changes.
+    pub task_newline: bool,
+}
+
+impl Default for ReplayOptions {
+    fn default() -> Self {
+        ReplayOptions {
+            fields: vec![ReplayField::Duration, ReplayField::Tid],
+            no_args: false,
+            no_sched: false,
+            column_view: false,
+            task_newline: false,
+        }
+    }
+}
+
+impl ReplayOptions {
+    /// Applies a `-f` value as uftrace does: a comma-separated list of
+    /// fields replaces the default, `+f1,f2` adds to it, `none` empties it.
+    pub fn set_fields(&mut self, spec: &str) -> Result<(), ListingError> {
+        let (mut fields, list) = match spec.strip_prefix('+') {
+            Some(rest) => (self.fields.clone(), rest),
+            None => (Vec::new(), spec),
+        };
+        if list == "none" {
+            self.fields = Vec::new();
+            return Ok(());
+        }
+        for name in list.split(',').filter(|name| !name.is_empty()) {
+            let field = ReplayField::ALL
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, field)| *field)
+                .ok_or_else(|| ListingError::BadOption(format!("unknown field: {name}")))?;
+            if !fields.contains(&field) {
+                fields.push(field);
+            }
+        }
+        self.fields = fields;
+        Ok(())
+    }
+}
+
+/// `selogger.reader.LogPrinter`'s options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogPrinterOptions {
+    /// `-thread=`: only the events of these SELogger thread ids.
+    pub threads: Option<Vec<i64>>,
+    /// `-processparams`: print each call's parameters with its entry.
+    pub process_params: bool,
+}
+
+/// `sp-rtrace-postproc`'s options that change its text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PostprocOptions {
+    /// `-l`: only the allocations never freed (leaks).
+    pub leaks: bool,
+    /// `-c`: calls with the same backtrace merged into one entry.
+    pub compress: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_replace_add_and_clear() {
+        let mut options = ReplayOptions::default();
+        options.set_fields("time,delta").unwrap();
+        assert_eq!(options.fields, [ReplayField::Time, ReplayField::Delta]);
+        options.set_fields("+addr").unwrap();
+        assert_eq!(
+            options.fields,
+            [ReplayField::Time, ReplayField::Delta, ReplayField::Addr]
+        );
+        options.set_fields("none").unwrap();
+        assert!(options.fields.is_empty());
+        assert!(options.set_fields("colour").is_err());
+    }
+}
