@@ -4,7 +4,7 @@
 
 use flamedrop_core::archive::{self, Limits, MemorySink, ARCHIVE_PROBE_BYTES};
 use flamedrop_core::input::{empty_archives, open_decoder, FileProbe, PROBE_BYTES};
-use flamedrop_core::model::Diagnostic;
+use flamedrop_core::model::{Diagnostic, Format};
 use flamedrop_core::Trace;
 use std::fs::File;
 use std::io::Read;
@@ -14,12 +14,22 @@ const CHUNK: usize = 8 << 20;
 
 /// Decodes the files at `paths` (files or folders).
 pub fn decode_paths(paths: &[String]) -> Result<Trace, String> {
+    decode_paths_checked(paths, |_| Ok(()))
+}
+
+/// Decodes the files at `paths` once `check` has accepted their format
+/// (told before the files are read, so a refusal costs nothing).
+pub fn decode_paths_checked(
+    paths: &[String],
+    check: impl FnOnce(Format) -> Result<(), String>,
+) -> Result<Trace, String> {
     let (sources, notes) = expand_archives(found_files(paths)?)?;
     let probes = sources
         .iter()
         .map(|(name, source)| probe(name, source))
         .collect::<Result<Vec<_>, _>>()?;
     let mut decoder = open_decoder(probes).map_err(|e| e.to_string())?;
+    check(decoder.format())?;
     let mut buffer = vec![0u8; CHUNK];
     for index in decoder.plan() {
         let Some((_, source)) = sources.get(index) else {

@@ -1,15 +1,18 @@
-//! The `flamedrop` command: `report`, `diff` and `convert` on top of
-//! flamedrop-core, with uftrace's filter options and the page's transforms
-//! narrowing the trace first.
+//! The `flamedrop` command: `report`, `diff`, `convert` and `replay` on top
+//! of flamedrop-core, with uftrace's filter options and the page's
+//! transforms narrowing the trace first.
 
 mod args;
 mod files;
+mod log_printer_words;
 mod narrow;
+mod narrow_args;
+mod replay;
+mod replay_args;
 mod usage_errors;
 
-use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReplayArgs, ReportArgs};
+use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};
 use clap::Parser;
-use flamedrop_core::analysis::listing::{Listing, ListingOptions};
 use flamedrop_core::analysis::report_sort::sort_functions;
 use flamedrop_core::analysis::{compare, report};
 use flamedrop_core::export;
@@ -22,6 +25,7 @@ fn main() -> ExitCode {
     let argv: Vec<String> = std::iter::once("flamedrop".to_owned())
         .chain(std::env::args().skip(1))
         .collect();
+    let argv = log_printer_words::long_form_of_log_printer_words(argv);
     let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(error) => return usage_errors::report(&error, &argv),
@@ -30,7 +34,7 @@ fn main() -> ExitCode {
         Command::Report(args) => run_report(args),
         Command::Diff(args) => run_diff(args),
         Command::Convert(args) => run_convert(args),
-        Command::Replay(args) => run_replay(args),
+        Command::Replay(args) => replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -85,31 +89,6 @@ fn run_convert(args: ConvertArgs) -> Result<(), String> {
         Format::Speedscope => export::speedscope::to_speedscope_json(&trace),
     };
     write_out(args.output, &text)
-}
-
-fn run_replay(args: ReplayArgs) -> Result<(), String> {
-    let steps = Steps::from_args(&args.narrow)?;
-    let mut options = ListingOptions::default();
-    if let Some(fields) = &args.fields {
-        options
-            .replay
-            .set_fields(fields)
-            .map_err(|e| e.to_string())?;
-    }
-    let trace = steps.apply(files::decode_paths(&args.paths)?)?;
-    let listing = Listing::new(&trace, &options).map_err(|e| e.to_string())?;
-    let written = match &args.output {
-        Some(path) => {
-            let file =
-                std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
-            listing.write_to(&trace, &mut std::io::BufWriter::new(file))
-        }
-        None => listing.write_to(
-            &trace,
-            &mut std::io::BufWriter::new(std::io::stdout().lock()),
-        ),
-    };
-    written.map_err(|e| format!("cannot write output: {e}"))
 }
 
 /// Writes `text` to the `-o` file, or to stdout.

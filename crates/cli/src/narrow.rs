@@ -2,7 +2,7 @@
 //! become one filter step, placed first, then the `--transform` steps; the
 //! stack is applied to the trace and what it could not do is said on stderr.
 
-use crate::args::NarrowArgs;
+use crate::narrow_args::NarrowArgs;
 use flamedrop_core::analysis::transform::{self, Stack, Step, StepError, StepNote, UftraceFilter};
 use flamedrop_core::Trace;
 

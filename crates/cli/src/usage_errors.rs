@@ -79,7 +79,7 @@ fn help_command(argv: &[String]) -> String {
     let command = argv
         .iter()
         .skip(1)
-        .find(|a| matches!(a.as_str(), "report" | "diff" | "convert"));
+        .find(|a| matches!(a.as_str(), "report" | "diff" | "convert" | "replay"));
     match command {
         Some(c) => format!("flamedrop {c} --help"),
         None => "flamedrop --help".to_owned(),

@@ -48,7 +48,7 @@ fn each_subcommand_has_its_own_help() {
     // `help report` is the same text as `report --help`.
     assert_eq!(flamedrop(&["help", "report"]).stdout, report.stdout);
     let top = flamedrop(&["--help"]);
-    for command in ["report", "diff", "convert"] {
+    for command in ["report", "diff", "convert", "replay"] {
         assert!(top.stdout.contains(command));
     }
 }

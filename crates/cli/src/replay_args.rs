@@ -1,0 +1,146 @@
+//! `flamedrop replay`'s command line: the options of each format's own text
+//! tool, under their own headings — `uftrace replay`'s, SELogger
+//! `LogPrinter`'s (also in its single-dash spelling, see
+//! `log_printer_words`) and `sp-rtrace-postproc`'s — and the
+//! narrowing options `report` and `convert` share.
+//!
+//! Where two tools use one letter, uftrace keeps it (its filters came
+//! first) and the other tool's option is long only: postproc's `-r`
+//! (resolve) is `--resolve`, its `-C` (context mask) is `--context`.
+
+use crate::narrow_args::NarrowArgs;
+use clap::Args;
+
+/// Which text tool an option belongs to, and so which traces it fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `uftrace replay`'s layout: uftrace, Scaler and SWAP traces.
+    Replay,
+    /// SELogger's `LogPrinter`.
+    LogPrinter,
+    /// `sp-rtrace-postproc`.
+    Postproc,
+}
+
+/// `flamedrop replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The trace: a file, several files, a folder or an archive.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub replay: UftraceReplayArgs,
+    #[command(flatten)]
+    pub log_printer: LogPrinterArgs,
+    #[command(flatten)]
+    pub postproc: PostprocArgs,
+    #[command(flatten)]
+    pub narrow: NarrowArgs,
+}
+
+/// `uftrace replay`'s options that change its text.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "uftrace replay (uftrace, Scaler and SWAP traces)")]
+pub struct UftraceReplayArgs {
+    /// The columns left of '|' (duration, tid, addr, time, delta, elapsed,
+    /// task, module; '+FIELD' adds to the default, 'none' removes all).
+    #[arg(
+        short = 'f',
+        long = "output-fields",
+        value_name = "FIELD[,FIELD]...",
+        allow_hyphen_values = true
+    )]
+    pub fields: Option<String>,
+    /// No arguments or return values.
+    #[arg(long = "no-args")]
+    pub no_args: bool,
+    /// No 'linux:schedule' rows.
+    #[arg(long = "no-sched")]
+    pub no_sched: bool,
+    /// Each task's rows in a column of their own.
+    #[arg(long = "column-view")]
+    pub column_view: bool,
+    /// A blank line where the task changes.
+    #[arg(long = "task-newline")]
+    pub task_newline: bool,
+}
+
+/// SELogger `LogPrinter`'s options. LogPrinter spells them with one dash
+/// (`-thread=1,2`, `-processparams`); both spellings work.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "SELogger LogPrinter (SELogger binary traces)")]
+pub struct LogPrinterArgs {
+    /// Only the events of these SELogger thread ids (also -thread=ID,...).
+    #[arg(
+        long = "thread",
+        value_name = "ID[,ID]...",
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        value_parser = parse_thread_id
+    )]
+    pub threads: Option<Vec<i64>>,
+    /// Each call's parameters under its entry (also -processparams).
+    #[arg(long = "processparams")]
+    pub process_params: bool,
+}
+
+/// `sp-rtrace-postproc`'s options that change its text.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "sp-rtrace-postproc (sp-rtrace traces)")]
+pub struct PostprocArgs {
+    /// Only the allocations never freed (postproc's -l).
+    #[arg(short = 'l', long = "filter-leaks")]
+    pub leaks: bool,
+    /// Calls with the same backtrace as one record (postproc's -c).
+    #[arg(short = 'c', long = "compress")]
+    pub compress: bool,
+}
+
+/// `--thread`: a thread id as LogPrinter reads it (a Java int).
+fn parse_thread_id(text: &str) -> Result<i64, String> {
+    text.trim()
+        .parse::<i32>()
+        .map(i64::from)
+        .map_err(|_| format!("invalid thread id: {text:?}"))
+}
+
+impl ReplayArgs {
+    /// The tool options on the line, each with the spelling the user sees
+    /// in `--help` and the tool it belongs to.
+    pub fn tool_options(&self) -> Vec<(&'static str, Tool)> {
+        let r = &self.replay;
+        let l = &self.log_printer;
+        let p = &self.postproc;
+        [
+            (r.fields.is_some(), "-f/--output-fields", Tool::Replay),
+            (r.no_args, "--no-args", Tool::Replay),
+            (r.no_sched, "--no-sched", Tool::Replay),
+            (r.column_view, "--column-view", Tool::Replay),
+            (r.task_newline, "--task-newline", Tool::Replay),
+            (l.threads.is_some(), "-thread=", Tool::LogPrinter),
+            (l.process_params, "-processparams", Tool::LogPrinter),
+            (p.leaks, "-l/--filter-leaks", Tool::Postproc),
+            (p.compress, "-c/--compress", Tool::Postproc),
+        ]
+        .into_iter()
+        .filter(|(given, _, _)| *given)
+        .map(|(_, name, tool)| (name, tool))
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_ids_are_java_ints() {
+        assert_eq!(parse_thread_id("7"), Ok(7));
+        assert_eq!(parse_thread_id("-1"), Ok(-1));
+        assert!(parse_thread_id("x").is_err());
+        assert!(parse_thread_id("4294967296").is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! `flamedrop replay` through the binary: its text against what the
+//! original tools printed (the fixtures' `reference/` files), its options
+//! and their errors, and how it ends when the reader stops early.
+
+mod common;
+
+use common::{fixture, flamedrop, Run};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+/// A reference output of a fixture, gunzipped when stored as `.gz`.
+fn reference(case: &str, name: &str) -> Option<String> {
+    let path = fixture(&format!("{case}/reference/{name}"));
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return Some(text);
+    }
+    let gz = std::fs::read(format!("{path}.gz")).ok()?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)
+        .expect("a gzipped reference");
+    Some(text)
+}
+
+/// Runs `replay` with `args` and expects a usage error naming `says`.
+fn refused(args: &[&str], says: &str) -> Run {
+    let mut line = vec!["replay"];
+    line.extend_from_slice(args);
+    let run = flamedrop(&line);
+    assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "{args:?} printed a listing");
+    assert!(
+        run.stderr.contains(says),
+        "{args:?} should say {says:?}: {}",
+        run.stderr
+    );
+    run
+}
+
+#[test]
+fn help_lists_the_tools_options_under_their_tools() {
+    let top = flamedrop(&["--help"]);
+    assert!(top.stdout.contains("replay"), "{}", top.stdout);
+    let help = flamedrop(&["replay", "--help"]);
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    for text in [
+        "Usage: flamedrop replay [OPTIONS] <PATH>...",
+        "uftrace replay (uftrace, Scaler and SWAP traces):",
+        "-f, --output-fields <FIELD[,FIELD]...>",
+        "--no-args",
+        "--no-sched",
+        "--column-view",
+        "--task-newline",
+        "SELogger LogPrinter (SELogger binary traces):",
+        "--thread <ID[,ID]...>",
+        "-thread=",
+        "--processparams",
+        "sp-rtrace-postproc (sp-rtrace traces):",
+        "-l, --filter-leaks",
+        "-c, --compress",
+        "-F, --filter <FUNC>",
+        "-r, --time-range <RANGE>",
+        "--tid <TID[,TID]...>",
+        "--transform <STEPS>",
+        "-o, --output <FILE>",
+    ] {
+        assert!(help.stdout.contains(text), "replay --help lacks {text}");
+    }
+    assert_eq!(flamedrop(&["help", "replay"]).stdout, help.stdout);
+}
+
+/// An option of another format's tool is refused before the trace is
+/// read, naming the option and the trace's format.
+#[test]
+fn options_of_another_format_are_refused() {
+    let uftrace = fixture("uftrace/a-simple-nested/uftrace.data");
+    let rtrace = fixture("rtrace/c-leaks/20315-0.rtrace");
+    let selogger = fixture("selogger/demo-v060-omnibinary");
+    let scaler = fixture("scaler/a-prodcons-mutex-cond-sem");
+    refused(
+        &[&uftrace, "-l"],
+        "flamedrop: -l/--filter-leaks does not apply to a uftrace trace \
+         (sp-rtrace-postproc's option, for sp-rtrace traces)\n",
+    );
+    refused(
+        &[&uftrace, "-thread=1"],
+        "-thread= does not apply to a uftrace trace",
+    );
+    refused(
+        &[&scaler, "--processparams"],
+        "-processparams does not apply to a Scaler trace",
+    );
+    refused(
+        &[&rtrace, "--no-args"],
+        "flamedrop: --no-args does not apply to an sp-rtrace trace \
+         (uftrace replay's option, for uftrace, Scaler and SWAP traces)\n",
+    );
+    refused(
+        &[&rtrace, "-f", "time"],
+        "-f/--output-fields does not apply to an sp-rtrace trace",
+    );
+    refused(
+        &[&selogger, "--column-view"],
+        "--column-view does not apply to a SELogger trace",
+    );
+    refused(
+        &[&selogger, "-c"],
+        "-c/--compress does not apply to a SELogger trace",
+    );
+}
+
+/// Malformed values are told as the tool that owns the option tells them
+/// (uftrace: `Unknown field name 'colour'`), before the trace is read.
+#[test]
+fn malformed_values_are_refused() {
+    let path = fixture("uftrace/a-simple-nested/uftrace.data");
+    refused(
+        &[&path, "-f", "colour"],
+        "flamedrop: Unknown field name 'colour'\n  Possible fields are: \
+         duration tid addr time delta elapsed task module\n",
+    );
+    refused(&[&path, "-f", "+none"], "Unknown field name 'none'");
+    refused(&[&path, "--output-fields=time,"], "Unknown field name ''");
+    refused(&[&path, "-thread=x"], "flamedrop: invalid thread id: \"x\"");
+    refused(
+        &[&path, "--thread"],
+        "option '--thread' requires an argument",
+    );
+    refused(&[&path, "-D", "0"], "flamedrop: invalid depth given: 0");
+    refused(&[&path, "--bogus"], "Try 'flamedrop replay --help'");
+    refused(
+        &["/no/such/trace"],
+        "flamedrop: /no/such/trace: no such file or folder\n",
+    );
+}
+
+/// `-o FILE` holds what stdout would.
+#[test]
+fn output_file_holds_the_listing() {
+    let path = fixture("uftrace/c-pthreads-mutex/uftrace.data");
+    let dir = std::env::temp_dir().join(format!("flamedrop-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("replay.txt");
+    let run = flamedrop(&["replay", &path, "-o", file.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    let written = std::fs::read_to_string(&file).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let printed = flamedrop(&["replay", &path]);
+    assert_eq!(printed.code, 0);
+    assert!(written.starts_with("# DURATION     TID     FUNCTION\n"));
+    assert_eq!(written, printed.stdout);
+}
+
+/// `flamedrop replay … | head`: the reader closes the pipe after a few
+/// lines; the command stops writing and ends with 0, saying nothing.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let path = fixture("uftrace/b-recursion-hot/uftrace.data");
+    let expected = reference("uftrace/b-recursion-hot", "replay.txt").expect("reference");
+    assert!(expected.len() > 1 << 20, "bigger than a pipe's buffer");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_flamedrop"))
+        .args(["replay", &path])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "# DURATION     TID     FUNCTION\n");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).as_ref()
+        ),
+        (Some(0), "")
+    );
+}
