@@ -49,14 +49,18 @@ fn listing_options(args: &ReplayArgs) -> Result<ListingOptions, String> {
 }
 
 /// `-f`'s names, refused as uftrace refuses them: `none` alone, else an
-/// optional `+` and known names between commas (an empty one is unknown).
+/// optional `+` and known names (or `all`) between commas; an empty name is
+/// unknown.
 fn check_field_names(spec: &str) -> Result<(), String> {
     if spec == "none" {
         return Ok(());
     }
     let list = spec.strip_prefix('+').unwrap_or(spec);
     let known: Vec<&str> = ReplayField::ALL.iter().map(|(name, _)| *name).collect();
-    match list.split(',').find(|name| !known.contains(name)) {
+    match list
+        .split(',')
+        .find(|name| *name != "all" && !known.contains(name))
+    {
         Some(unknown) => Err(format!(
             "Unknown field name '{unknown}'\n  Possible fields are: {}",
             known.join(" ")
