@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/replay.sh TRACE_DIR [RUNS]: times `flamedrop replay` against `uftrace replay` on the same
 # uftrace.data folder, both written to /dev/null, alternating them RUNS times (default 3) so both
-# see the same machine load, and prints the medians (wall clock, and peak RSS) as a markdown table.
+# see the same machine load, and prints the medians (wall clock, CPU time = user + system, and peak
+# RSS) as a markdown table. On a loaded machine the CPU time is the steadier figure.
 # One more, untimed pass of each counts the lines both print and tells where they first differ.
 #
 # The CLI is $FLAMEDROP_CLI, else $CARGO_TARGET_DIR/release/flamedrop (build it with
@@ -17,11 +18,11 @@ command -v uftrace >/dev/null || { echo "uftrace is not installed" >&2; exit 2; 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-measure() { # name command...: appends "seconds kB" to $out/name
+measure() { # name command...: appends "wall-seconds kB cpu-seconds" to $out/name
   local name=$1
   shift
-  /usr/bin/time -f '%e %M' -o "$out/$name.last" "$@" >/dev/null 2>"$out/$name.err"
-  cat "$out/$name.last" >>"$out/$name"
+  /usr/bin/time -f '%e %M %U %S' -o "$out/$name.last" "$@" >/dev/null 2>"$out/$name.err"
+  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$out/$name.last" >>"$out/$name"
 }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for _ in $(seq "$runs"); do
@@ -33,16 +34,18 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 row() {
-  local s m
+  local s m c
   s=$(cut -d' ' -f1 "$out/$1" | median)
   m=$(cut -d' ' -f2 "$out/$1" | median)
-  printf '| %s | %s s | %s MB | %s |\n' "$2" "$s" "$((m / 1000))" "$(cut -d' ' -f1 "$out/$1" | tr '\n' ' ')"
+  c=$(cut -d' ' -f3 "$out/$1" | median)
+  printf '| %s | %s s | %s s | %s MB | %s |\n' "$2" "$s" "$c" "$((m / 1000))" \
+    "$(cut -d' ' -f1 "$out/$1" | tr '\n' ' ')"
 }
 echo "$(date -u +%FT%TZ) · $(nproc) cores · load average $load_before before, $load_after after" \
   "· $runs runs each, alternating, output to /dev/null"
 echo
-echo "| command | median wall time | median peak RSS | every run (s) |"
-echo "|---|---|---|---|"
+echo "| command | median wall time | median CPU time | median peak RSS | every run, wall (s) |"
+echo "|---|---|---|---|---|"
 name="$(basename "$(dirname "$trace")")/$(basename "$trace")"
 row flamedrop "flamedrop replay ${options:+$options }$name"
 row uftrace "uftrace replay ${options:+$options }-d … (v$(uftrace --version | sed -n 's/^uftrace v\([^ ]*\).*/\1/p'))"
