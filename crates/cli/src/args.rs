@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 #[command(
     name = "flamedrop",
     version,
-    about = "Report, compare and convert traces (uftrace, Scaler, SELogger, sp-rtrace, SWAP).",
+    about = "Report, compare, convert and list traces (uftrace, Scaler, SELogger, sp-rtrace, SWAP).",
     after_help = "PATH is a trace file, several files, a folder (for example uftrace.data/) \
                   or an archive of one (.zip, .tar, .tar.gz).\n\
                   Run 'flamedrop COMMAND --help' for a command's options."

@@ -46,7 +46,8 @@ pub struct ReplayArgs {
 #[command(next_help_heading = "uftrace replay (uftrace, Scaler and SWAP traces)")]
 pub struct UftraceReplayArgs {
     /// The columns left of '|' (duration, tid, addr, time, delta, elapsed,
-    /// task, module; '+FIELD' adds to the default, 'none' removes all).
+    /// task, module or all; '+FIELD' adds to the default duration,tid;
+    /// 'none' removes all).
     #[arg(
         short = 'f',
         long = "output-fields",
