@@ -16,10 +16,14 @@
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
 mod options;
+mod postproc;
 mod replay_layout;
 mod span_rows;
 
-pub use options::{ListingOptions, LogPrinterOptions, PostprocOptions, ReplayField, ReplayOptions};
+pub use options::{
+    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocSort, ReplayField,
+    ReplayOptions,
+};
 
 use crate::analysis::meter::{run_to_end, Meter};
 use crate::model::{Format, StrId, Trace};
@@ -276,9 +280,7 @@ async fn build(
             .await,
         ),
         Some(Format::SpRtrace) => {
-            return Err(ListingError::Unavailable(
-                "the sp-rtrace listing is not written yet".into(),
-            ))
+            Box::new(postproc::PostprocRows::build(trace, &options.postproc, &meter).await?)
         }
         Some(Format::Selogger) => {
             return Err(ListingError::Unavailable(
