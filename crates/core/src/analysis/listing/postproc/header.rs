@@ -110,7 +110,8 @@ fn local_time(started: &str) -> Option<String> {
 /// 2.0 writer stores twelve dwords, but a 64-bit postproc reads the heap
 /// bounds as two 8-byte pointers: bottom | top << 32 becomes the bottom,
 /// every later field moves one place, and the last two come from past the
-/// packet (printed here as 0, see the golden tests).
+/// packet (the decoder replays postproc's read buffer for them; 0 when it
+/// could not).
 fn heap_block(trace: &Trace, registry: &Registry, blocks: (u64, u64), out: &mut Vec<String>) {
     let Some(t) = table(trace, "heap-info") else {
         return;
@@ -126,7 +127,8 @@ fn heap_block(trace: &Trace, registry: &Registry, blocks: (u64, u64), out: &mut 
         let top_read = u64::from(fields.first().copied().unwrap_or(0))
             | u64::from(fields.get(1).copied().unwrap_or(0)) << 32;
         fields.drain(..2.min(fields.len()));
-        fields.extend([0, 0]);
+        // The decoder's replay of postproc's read buffer (rows 12 and 13).
+        fields.extend((12..14).map(|at| value(at).parse::<i32>().unwrap_or(0) as u32));
         (bottom | top << 32, top_read)
     } else {
         (bottom, top)
