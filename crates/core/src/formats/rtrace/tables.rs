@@ -4,6 +4,7 @@
 
 use super::call_details::clock_text;
 use super::calls::Outcome;
+use super::listing_tables;
 use super::modules::Symbolizer;
 use super::packets::HEAP_FIELDS;
 use super::session::Session;
@@ -34,6 +35,10 @@ pub fn add_all(
         builder.table(table);
     }
     builder.table(mapping_table(session, symbolizer));
+    builder.table(listing_tables::backtrace_table(session));
+    if !session.resources.is_empty() {
+        builder.table(listing_tables::resource_type_table(session));
+    }
 }
 
 /// Live blocks grouped by identical backtrace, biggest first.
@@ -225,6 +230,20 @@ fn heap_table(session: &Session) -> Option<Table> {
             (value as i32).to_string(),
             (*meaning).to_owned(),
         ]);
+    }
+    if let Some(past) = session.past_heap_info {
+        let shown_as = [
+            "total free space",
+            "space ideally releasable via malloc_trim",
+        ];
+        for (half, shown_as) in past.chunks_exact(4).zip(shown_as) {
+            let value = half.try_into().map_or(0, i32::from_le_bytes);
+            rows.push(vec![
+                format!("postproc's {shown_as}"),
+                value.to_string(),
+                "not in the trace: what a 64-bit sp-rtrace-postproc shows here, bytes past the HINF packet in its read buffer".to_owned(),
+            ]);
+        }
     }
     let layout = if heap.payload_len >= 56 {
         "two 64-bit heap bounds and ten dwords"

@@ -134,6 +134,12 @@ impl Details {
         }
     }
 
+    /// Calls `each(key, value)` for every field of `owner`, in the order
+    /// they were added, without making text (a listing writes rows with it).
+    pub fn each_of(&self, owner: u32, each: impl FnMut(StrId, Value)) {
+        self.visit_fields(owner, &mut Vec::new(), each);
+    }
+
     /// The fields of `owner` as text, in the order they were added.
     pub fn fields_of(&self, owner: u32, strings: &StringTable) -> Vec<Field> {
         let mut out = Vec::new();
