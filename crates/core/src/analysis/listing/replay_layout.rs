@@ -102,6 +102,7 @@ impl ReplayLayout {
         &'a self,
         trace: &'a Trace,
         lane: &'a Thread,
+        thread: u32,
         span: u32,
         row: SpanRow,
     ) -> Cells<'a> {
@@ -129,7 +130,7 @@ impl ReplayLayout {
             cells.addr = Some(sched_address(trace.str(name)));
             cells.module = Some("[event]");
         } else {
-            cells.addr = self.symbols.address(name);
+            cells.addr = self.symbols.address(thread, name);
             cells.module = Some(self.symbols.module(name));
         }
         cells
@@ -208,7 +209,7 @@ impl SpanLayout for ReplayLayout {
             | SpanRow::Exit { span, .. }
             | SpanRow::Leaf { span, .. } => {
                 let depth = lane.spans.depth.get(span as usize).copied().unwrap_or(0);
-                (self.span_cells(trace, lane, span, row), depth)
+                (self.span_cells(trace, lane, thread, span, row), depth)
             }
             SpanRow::Marker { .. } => {
                 let cells = Cells {
