@@ -45,6 +45,10 @@ fn listing_options(args: &ReplayArgs) -> Result<ListingOptions, String> {
     let postproc = &mut options.postproc;
     postproc.leaks = args.postproc.leaks;
     postproc.compress = args.postproc.compress;
+    postproc.sort = args.postproc.sort;
+    postproc.context = args.postproc.context;
+    postproc.resources = args.postproc.resources;
+    postproc.depth = args.postproc.backtrace_depth;
     Ok(options)
 }
 

@@ -5,11 +5,12 @@
 //! narrowing options `report` and `convert` share.
 //!
 //! Where two tools use one letter, uftrace keeps it (its filters came
-//! first) and the other tool's option is long only: postproc's `-r`
-//! (resolve) is `--resolve`, its `-C` (context mask) is `--context`.
+//! first) and the other tool's option is long only: postproc's `-C`
+//! (context mask) is `--context`.
 
 use crate::narrow_args::NarrowArgs;
 use clap::Args;
+use flamedrop_core::analysis::listing::{parse_hex_mask, ListingError, PostprocSort};
 
 /// Which text tool an option belongs to, and so which traces it fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +89,8 @@ pub struct LogPrinterArgs {
     pub process_params: bool,
 }
 
-/// `sp-rtrace-postproc`'s options that change its text.
+/// `sp-rtrace-postproc`'s options that change its text, with postproc's
+/// spellings, except `-C` (uftrace's `--caller-filter`), long only here.
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "sp-rtrace-postproc (sp-rtrace traces)")]
 pub struct PostprocArgs {
@@ -98,6 +100,56 @@ pub struct PostprocArgs {
     /// Calls with the same backtrace as one record (postproc's -c).
     #[arg(short = 'c', long = "compress")]
     pub compress: bool,
+    /// The order of -c's groups: size, size-asc (the default), count or
+    /// count-asc (postproc's -s; needs -c).
+    #[arg(
+        short = 's',
+        long = "sort",
+        value_name = "ORDER",
+        allow_hyphen_values = true,
+        value_parser = parse_sort
+    )]
+    pub sort: Option<PostprocSort>,
+    /// Only the calls made in these contexts (a hexadecimal mask; 0: in
+    /// none). postproc's -C, which is uftrace's --caller-filter here.
+    #[arg(long = "context", value_name = "MASK", allow_hyphen_values = true, value_parser = parse_mask)]
+    pub context: Option<u32>,
+    /// Only the calls of these resource types (a hexadecimal mask, bit
+    /// 1 << (id - 1); 0: all). postproc's -R.
+    #[arg(
+        short = 'R',
+        long = "resource",
+        value_name = "MASK",
+        allow_hyphen_values = true,
+        value_parser = parse_mask
+    )]
+    pub resources: Option<u32>,
+    /// Backtraces cut to DEPTH frames (postproc's -b).
+    #[arg(short = 'b', long = "backtrace-depth", value_name = "DEPTH", allow_hyphen_values = true, value_parser = parse_backtrace_depth)]
+    pub backtrace_depth: Option<u32>,
+}
+
+/// `-s`: postproc's group orders.
+fn parse_sort(text: &str) -> Result<PostprocSort, String> {
+    PostprocSort::parse(text).map_err(|e| error_text(&e))
+}
+
+/// `--context`, `-R`: hexadecimal masks, as postproc reads them.
+fn parse_mask(text: &str) -> Result<u32, String> {
+    parse_hex_mask(text).map_err(|e| error_text(&e))
+}
+
+/// `-b`: a frame count.
+fn parse_backtrace_depth(text: &str) -> Result<u32, String> {
+    text.parse()
+        .map_err(|_| format!("invalid backtrace depth: {text}"))
+}
+
+/// The core's message without its "bad listing option: " lead.
+fn error_text(error: &ListingError) -> String {
+    match error {
+        ListingError::BadOption(why) | ListingError::Unavailable(why) => why.clone(),
+    }
 }
 
 /// `--thread`: a thread id as LogPrinter reads it (a Java int).
@@ -125,6 +177,14 @@ impl ReplayArgs {
             (l.process_params, "-processparams", Tool::LogPrinter),
             (p.leaks, "-l/--filter-leaks", Tool::Postproc),
             (p.compress, "-c/--compress", Tool::Postproc),
+            (p.sort.is_some(), "-s/--sort", Tool::Postproc),
+            (p.context.is_some(), "--context", Tool::Postproc),
+            (p.resources.is_some(), "-R/--resource", Tool::Postproc),
+            (
+                p.backtrace_depth.is_some(),
+                "-b/--backtrace-depth",
+                Tool::Postproc,
+            ),
         ]
         .into_iter()
         .filter(|(given, _, _)| *given)
