@@ -15,6 +15,9 @@
 //! the index of a big trace takes a while, so it runs in slices
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
+mod java_text;
+mod log_printer;
+mod log_printer_order;
 mod options;
 mod replay_layout;
 mod span_rows;
@@ -281,9 +284,7 @@ async fn build(
             ))
         }
         Some(Format::Selogger) => {
-            return Err(ListingError::Unavailable(
-                "the SELogger listing is not written yet".into(),
-            ))
+            Box::new(log_printer::LogPrinterRows::build(trace, &options.log_printer, &meter).await?)
         }
         #[cfg(feature = "example-format")]
         Some(Format::Example) => Box::new(
