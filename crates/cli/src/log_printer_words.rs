@@ -1,14 +1,15 @@
 //! SELogger `LogPrinter` spells its options with one dash (`-thread=1,2`,
-//! `-processparams`), which clap would read as clusters of short options;
+//! `-processparams`, `-from=N`, `-num=M`), which clap would read as
+//! clusters of short options;
 //! `flamedrop replay` takes them in that spelling by rewriting them as long
 //! options before clap sees the command line.
 
 use crate::args::Cli;
 use clap::CommandFactory;
 
-/// LogPrinter's own spellings, `-thread=ID,...` and `-processparams`,
-/// rewritten as the long options clap reads (`--thread=…`,
-/// `--processparams`), in the words after the `replay` subcommand and
+/// LogPrinter's own spellings, `-thread=ID,...`, `-processparams`,
+/// `-from=N` and `-num=M`, rewritten as the long options clap reads
+/// (`--thread=…`, …), in the words after the `replay` subcommand and
 /// before a `--`. A word that is the value of the option before it
 /// (`-F -processparams`) stays as it is.
 pub fn long_form_of_log_printer_words(argv: Vec<String>) -> Vec<String> {
@@ -33,8 +34,8 @@ pub fn long_form_of_log_printer_words(argv: Vec<String>) -> Vec<String> {
             after_dashes = word == "--";
             let rewritten = if word == "-processparams" {
                 "--processparams".to_owned()
-            } else if let Some(ids) = word.strip_prefix("-thread=") {
-                format!("--thread={ids}")
+            } else if LOG_PRINTER_VALUED.iter().any(|w| word.starts_with(w)) {
+                format!("-{word}")
             } else {
                 word
             };
@@ -43,6 +44,9 @@ pub fn long_form_of_log_printer_words(argv: Vec<String>) -> Vec<String> {
         })
         .collect()
 }
+
+/// LogPrinter's options with a value, as it spells them.
+const LOG_PRINTER_VALUED: [&str; 3] = ["-thread=", "-from=", "-num="];
 
 /// The options of `replay` that take a value, to tell an option's value
 /// from an option.

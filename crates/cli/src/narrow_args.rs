@@ -98,6 +98,26 @@ pub struct NarrowArgs {
     pub transform: Vec<String>,
 }
 
+impl NarrowArgs {
+    /// The first narrowing option on the line, as `--help` spells it.
+    pub fn first_given(&self) -> Option<&'static str> {
+        [
+            (!self.filter.is_empty(), "-F/--filter"),
+            (!self.notrace.is_empty(), "-N/--notrace"),
+            (!self.hide.is_empty(), "-H/--hide"),
+            (!self.caller.is_empty(), "-C/--caller-filter"),
+            (self.depth.is_some(), "-D/--depth"),
+            (self.time_filter.is_some(), "-t/--time-filter"),
+            (self.time_range.is_some(), "-r/--time-range"),
+            (!self.tid.is_empty(), "--tid"),
+            (self.match_type.is_some(), "--match"),
+            (!self.transform.is_empty(), "--transform"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+}
+
 /// `-D`: a positive depth, as uftrace accepts.
 fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {

@@ -21,7 +21,11 @@ pub fn run(args: ReplayArgs) -> Result<(), String> {
     let steps = Steps::from_args(&args.narrow)?;
     let options = listing_options(&args)?;
     let given = args.tool_options();
-    let trace = files::decode_paths_checked(&args.paths, |format| check_tools(&given, format))?;
+    let narrowing = args.narrow.first_given();
+    let trace = files::decode_paths_checked(&args.paths, |format| {
+        check_tools(&given, format)?;
+        check_narrowing(narrowing, format)
+    })?;
     let trace = steps.apply(trace)?;
     let listing = Listing::new(&trace, &options).map_err(|e| e.to_string())?;
     write_listing(&listing, &trace, args.output.as_deref())
@@ -42,6 +46,8 @@ fn listing_options(args: &ReplayArgs) -> Result<ListingOptions, String> {
     let log_printer = &mut options.log_printer;
     log_printer.threads.clone_from(&args.log_printer.threads);
     log_printer.process_params = args.log_printer.process_params;
+    log_printer.from = args.log_printer.from.unwrap_or(0);
+    log_printer.num = args.log_printer.num;
     let postproc = &mut options.postproc;
     postproc.leaks = args.postproc.leaks;
     postproc.compress = args.postproc.compress;
@@ -118,6 +124,19 @@ fn check_tools(given: &[(&'static str, Tool)], format: Format) -> Result<(), Str
     }
 }
 
+/// Refuses narrowing for the one listing it cannot change: LogPrinter
+/// prints SELogger's event stream, not the spans a narrowing keeps.
+fn check_narrowing(option: Option<&str>, format: Format) -> Result<(), String> {
+    match option {
+        Some(option) if format == Format::Selogger => Err(format!(
+            "{option} does not apply to {} trace's listing (LogPrinter prints the \
+             event stream; it selects with -thread=, -from= and -num=)",
+            shown(format)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes the whole listing to the `-o` file or to stdout. On stdout a
 /// closed pipe is not an error: the reader has what it wanted.
 fn write_listing(listing: &Listing, trace: &Trace, output: Option<&str>) -> Result<(), String> {
@@ -191,5 +210,21 @@ mod tests {
         assert_eq!(check_tools(&given[..1], Format::Scaler), Ok(()));
         assert_eq!(check_tools(&given[1..], Format::SpRtrace), Ok(()));
         assert_eq!(check_tools(&[], Format::Selogger), Ok(()));
+    }
+
+    #[test]
+    fn narrowing_is_refused_only_for_logprinter() {
+        assert!(check_narrowing(Some("-D/--depth"), Format::Selogger)
+            .unwrap_err()
+            .starts_with("-D/--depth does not apply to a SELogger trace's listing"));
+        for format in [
+            Format::Uftrace,
+            Format::SpRtrace,
+            Format::Scaler,
+            Format::Swap,
+        ] {
+            assert_eq!(check_narrowing(Some("-D/--depth"), format), Ok(()));
+        }
+        assert_eq!(check_narrowing(None, Format::Selogger), Ok(()));
     }
 }

@@ -87,6 +87,21 @@ pub struct LogPrinterArgs {
     /// Each call's parameters under its entry (also -processparams).
     #[arg(long = "processparams")]
     pub process_params: bool,
+    /// Start at the event with EventId N (also -from=N).
+    #[arg(long = "from", value_name = "N", value_parser = parse_event_id)]
+    pub from: Option<u64>,
+    /// Stop before the first event whose EventId is N + M or more (also
+    /// -num=M).
+    #[arg(long = "num", value_name = "M", value_parser = parse_event_id)]
+    pub num: Option<u64>,
+}
+
+/// `--from`, `--num`: an event count. LogPrinter takes a non-number as
+/// "from the start" / "no limit"; here it is refused, so a typo does not
+/// pass for a result.
+fn parse_event_id(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("invalid event number: {text:?}"))
 }
 
 /// `sp-rtrace-postproc`'s options that change its text, with postproc's
@@ -175,6 +190,8 @@ impl ReplayArgs {
             (r.task_newline, "--task-newline", Tool::Replay),
             (l.threads.is_some(), "-thread=", Tool::LogPrinter),
             (l.process_params, "-processparams", Tool::LogPrinter),
+            (l.from.is_some(), "-from=", Tool::LogPrinter),
+            (l.num.is_some(), "-num=", Tool::LogPrinter),
             (p.leaks, "-l/--filter-leaks", Tool::Postproc),
             (p.compress, "-c/--compress", Tool::Postproc),
             (p.sort.is_some(), "-s/--sort", Tool::Postproc),

@@ -181,6 +181,93 @@ fn rtrace_cases_replay_as_postproc() {
     );
 }
 
+/// Golden: every SELogger case with a LogPrinter reference, as
+/// `LogPrinter DIR` and (where recorded) `LogPrinter DIR -processparams`
+/// printed it; LogPrinter's one-dash spellings read as the long options.
+#[test]
+fn selogger_cases_replay_as_logprinter() {
+    let mut compared = 0;
+    let mut cases: Vec<String> = std::fs::read_dir(fixture("selogger"))
+        .expect("selogger fixtures")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    cases.sort();
+    for case in cases {
+        let case = format!("selogger/{case}");
+        let path = fixture(&case);
+        for (target, options) in [
+            ("LogPrinter.txt", &[][..]),
+            ("LogPrinter-processparams.txt", &["-processparams"][..]),
+        ] {
+            let Some(expected) = reference(&case, target) else {
+                continue;
+            };
+            let mut args = vec!["replay", path.as_str()];
+            args.extend_from_slice(options);
+            let run = flamedrop(&args);
+            assert_eq!(run.code, 0, "{case} {options:?}: {}", run.stderr);
+            assert!(
+                run.stdout == expected,
+                "{case}: flamedrop replay {options:?} is not {target}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 4,
+        "only {compared} LogPrinter references compared"
+    );
+
+    let path = fixture("selogger/demo-v060-omnibinary");
+    let one_dash = flamedrop(&[
+        "replay",
+        &path,
+        "-thread=0",
+        "-processparams",
+        "-from=10",
+        "-num=3",
+    ]);
+    let two_dashes = flamedrop(&[
+        "replay",
+        &path,
+        "--thread",
+        "0",
+        "--processparams",
+        "--from=10",
+        "--num",
+        "3",
+    ]);
+    assert_eq!(one_dash.code, 0, "{}", one_dash.stderr);
+    // LogPrinter -processparams -from=10 -num=3: its lines from event 10 up
+    // to the first event 13 or later (thread 0 is the only one there).
+    let reference_text = reference(
+        "selogger/demo-v060-omnibinary",
+        "LogPrinter-processparams.txt",
+    )
+    .expect("reference");
+    let event_id = |line: &str| -> Option<u64> {
+        line.strip_prefix("EventId=")?
+            .split(',')
+            .next()?
+            .parse()
+            .ok()
+    };
+    let mut expected = String::new();
+    let mut inside = false;
+    for line in reference_text.lines() {
+        if let Some(id) = event_id(line) {
+            inside = (10..13).contains(&id);
+        }
+        if inside {
+            expected.push_str(line);
+            expected.push('\n');
+        }
+    }
+    assert!(expected.starts_with("EventId=10,"));
+    assert_eq!(one_dash.stdout, expected);
+    assert_eq!(one_dash.stdout, two_dashes.stdout);
+}
+
 #[test]
 fn help_lists_the_tools_options_under_their_tools() {
     let top = flamedrop(&["--help"]);
@@ -199,6 +286,8 @@ fn help_lists_the_tools_options_under_their_tools() {
         "--thread <ID[,ID]...>",
         "-thread=",
         "--processparams",
+        "--from <N>",
+        "--num <M>",
         "sp-rtrace-postproc (sp-rtrace traces):",
         "-l, --filter-leaks",
         "-c, --compress",
@@ -255,6 +344,23 @@ fn options_of_another_format_are_refused() {
         &[&selogger, "-c"],
         "-c/--compress does not apply to a SELogger trace",
     );
+    refused(
+        &[&uftrace, "-b", "3"],
+        "-b/--backtrace-depth does not apply to a uftrace",
+    );
+    refused(
+        &[&scaler, "--context=1"],
+        "--context does not apply to a Scaler trace",
+    );
+    // LogPrinter prints the event stream: a narrowing cannot change it.
+    refused(
+        &[&selogger, "-D", "1"],
+        "flamedrop: -D/--depth does not apply to a SELogger trace's listing",
+    );
+    refused(
+        &[&selogger, "--transform", "mf:main"],
+        "--transform does not apply to a SELogger",
+    );
 }
 
 /// Malformed values are told as the tool that owns the option tells them
@@ -271,11 +377,33 @@ fn malformed_values_are_refused() {
     refused(&[&path, "--output-fields=time,"], "Unknown field name ''");
     refused(&[&path, "-thread=x"], "flamedrop: invalid thread id: \"x\"");
     refused(
+        &[&path, "-from=x"],
+        "flamedrop: invalid event number: \"x\"",
+    );
+    refused(
         &[&path, "--thread"],
         "option '--thread' requires an argument",
     );
     refused(&[&path, "-D", "0"], "flamedrop: invalid depth given: 0");
     refused(&[&path, "--bogus"], "Try 'flamedrop replay --help'");
+    let rtrace = fixture("rtrace/c-leaks");
+    refused(
+        &[&rtrace, "-s", "bogus"],
+        "flamedrop: unknown sort order: bogus (size, size-asc, count, count-asc)\n",
+    );
+    refused(
+        &[&rtrace, "-R", "zz"],
+        "flamedrop: not a hexadecimal mask: zz\n",
+    );
+    refused(
+        &[&rtrace, "-b", "x"],
+        "flamedrop: invalid backtrace depth: x\n",
+    );
+    // As postproc: -s orders -c's groups, and is refused without -c.
+    refused(
+        &[&rtrace, "-s", "count"],
+        "-s (sort) only orders the groups of -c",
+    );
     refused(
         &["/no/such/trace"],
         "flamedrop: /no/such/trace: no such file or folder\n",
