@@ -269,6 +269,17 @@ impl SpanLayout for ReplayLayout {
         (open > 0).then_some(open)
     }
 
+    fn shows_span(&self, trace: &Trace, thread: u32, span: u32) -> bool {
+        let off_cpu = || {
+            let flags = trace
+                .threads
+                .get(thread as usize)
+                .and_then(|t| t.spans.flags.get(span as usize));
+            flags.is_some_and(|f| f & SPAN_OFF_CPU != 0)
+        };
+        !(self.options.no_sched && off_cpu())
+    }
+
     fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
         // The decoder puts a LOST record at the time of the record before it.
         marker_name(trace, thread, instant) == LOST

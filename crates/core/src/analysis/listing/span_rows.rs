@@ -35,7 +35,8 @@ pub(super) struct RowContext {
     /// The time of the row's thread's row before it (only when the layout
     /// asks for it, [`SpanLayout::needs_previous_time`]).
     pub previous_time: Option<i64>,
-    /// The time of the listing's first row.
+    /// The earliest call of any thread (uftrace's first timestamp, which
+    /// `elapsed` counts from, unless a context switch came before it).
     pub first_time: Option<i64>,
     /// A marker's nesting depth (open calls of its thread at its time).
     pub depth: u16,
@@ -56,6 +57,11 @@ pub(super) trait SpanLayout {
     /// The depth marker `instant` of `thread` is written at when `open`
     /// calls of its thread are open at its time; `None` hides it.
     fn marker_depth(&self, trace: &Trace, thread: u32, instant: u32, open: u16) -> Option<u16>;
+    /// False for a span whose rows the listing leaves out (its records
+    /// still keep the call around it from being one row).
+    fn shows_span(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
+        true
+    }
     /// True when marker `instant` of `thread` comes after the exits at its
     /// time (other markers come before them).
     fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
@@ -90,6 +96,8 @@ pub(super) struct SpanRows<L: SpanLayout> {
     /// Each thread's last row time as of the row written last, so writing
     /// the rows in order finds [`RowContext::previous_time`] at once.
     sequence: RefCell<Sequence>,
+    /// The earliest call of any thread.
+    first_time: Option<i64>,
 }
 
 #[derive(Default)]
@@ -120,6 +128,8 @@ impl<L: SpanLayout> SpanRows<L> {
             }
         }
         let marker_row = 2 * spans as u64;
+        // The last record taken (a row, or a call the listing leaves out).
+        let mut last: Option<u32> = None;
         while let Some(Reverse((_, index))) = next.pop() {
             let t = index as usize;
             let (Some(walk), Some(thread)) = (walks.get_mut(t), trace.threads.get(t)) else {
@@ -128,7 +138,13 @@ impl<L: SpanLayout> SpanRows<L> {
             let base = u64::from(span_base.get(t).copied().unwrap_or(0));
             let open = walk.open.len() as u16;
             match walk.take() {
-                Some(Step::Entry(span)) => rows.push(row_id(2 * (base + u64::from(span)))),
+                Some(Step::Entry(span)) => {
+                    let id = row_id(2 * (base + u64::from(span)));
+                    last = Some(id);
+                    if layout.shows_span(trace, index, span) {
+                        rows.push(id);
+                    }
+                }
                 Some(Step::Exit(span)) => {
                     let g = base + u64::from(span);
                     let flags = thread.spans.flags.get(span as usize).copied().unwrap_or(0);
@@ -138,11 +154,15 @@ impl<L: SpanLayout> SpanRows<L> {
                     // A call whose exit comes right after its entry, over
                     // all threads, is one row (uftrace merges the two).
                     let has_exit = flags & NO_EXIT == 0;
-                    if has_exit && rows.last() == Some(&row_id(2 * g)) {
+                    let shown = layout.shows_span(trace, index, span);
+                    if !shown {
+                        last = Some(row_id(2 * g + 1));
+                    } else if has_exit && last == Some(row_id(2 * g)) {
                         if let Some(bits) = leaf.get_mut((g / 64) as usize) {
                             *bits |= 1 << (g % 64);
                         }
                     } else if has_exit {
+                        last = Some(row_id(2 * g + 1));
                         rows.push(row_id(2 * g + 1));
                     }
                 }
@@ -153,6 +173,7 @@ impl<L: SpanLayout> SpanRows<L> {
                         if let Some(slot) = marker_depth.get_mut(m as usize) {
                             *slot = depth;
                         }
+                        last = Some(row_id(marker_row + m));
                         rows.push(row_id(marker_row + m));
                     }
                 }
@@ -172,6 +193,11 @@ impl<L: SpanLayout> SpanRows<L> {
             marker_base,
             marker_depth,
             sequence: RefCell::new(Sequence::default()),
+            first_time: trace
+                .threads
+                .iter()
+                .filter_map(|t| t.spans.start.first().copied())
+                .min(),
         }
     }
 
@@ -314,7 +340,7 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
         };
         if self.layout.needs_previous_time() {
             context.previous_time = self.previous_time(trace, row, thread);
-            context.first_time = self.row(0).and_then(|r| row_time(trace, r));
+            context.first_time = self.first_time;
         }
         if let SpanRow::Marker { thread, instant } = this {
             let m = self.marker_base.get(thread as usize).copied().unwrap_or(0) + instant;
