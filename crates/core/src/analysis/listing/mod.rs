@@ -22,6 +22,7 @@ mod replay_layout;
 mod replay_symbols;
 mod replay_time;
 mod span_rows;
+mod span_walk;
 
 pub use options::{ListingOptions, LogPrinterOptions, PostprocOptions, ReplayField, ReplayOptions};
 
