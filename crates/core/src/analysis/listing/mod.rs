@@ -26,6 +26,7 @@ mod replay_layout;
 mod replay_symbols;
 mod replay_time;
 mod span_rows;
+mod span_walk;
 
 pub use options::{
     parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocSort, ReplayField,

@@ -13,7 +13,7 @@ use super::replay_events::{is_hidden, sched_address, write_event, LOST};
 use super::replay_symbols::Symbols;
 use super::span_rows::{row_time, RowContext, SpanLayout, SpanRow};
 use super::{ListingError, ReplayField, ReplayOptions};
-use crate::model::{StrId, Thread, Trace, Value, SPAN_OFF_CPU, SPAN_OPEN_AT_END};
+use crate::model::{Format, StrId, Thread, TimeUnit, Trace, Value, SPAN_OFF_CPU, SPAN_OPEN_AT_END};
 use std::cell::RefCell;
 use std::fmt::Write;
 
@@ -27,6 +27,14 @@ pub(super) struct ReplayLayout {
     /// The `args` and `return` detail keys, if the trace has them.
     args_key: Option<StrId>,
     return_key: Option<StrId>,
+    /// Detail keys shown as arguments, in order, besides `args` (Scaler's
+    /// sync-object ids).
+    arg_keys: Vec<StrId>,
+    /// Nanoseconds a unit of the trace's time is (1000 for Scaler's µs).
+    ns_per_unit: u64,
+    /// Events outside every call are rows (not in uftrace's recordings:
+    /// `uftrace replay` leaves them out without `--event-full`).
+    events_outside_calls: bool,
     /// Per thread: its column under `--column-view` (order of first row).
     column: Vec<u16>,
     symbols: Symbols,
@@ -46,6 +54,13 @@ impl ReplayLayout {
             options: options.clone(),
             args_key: trace.strings.find("args"),
             return_key: trace.strings.find("return"),
+            arg_keys: argument_keys(trace),
+            events_outside_calls: trace.format != Some(Format::Uftrace),
+            ns_per_unit: if trace.time_unit == Some(TimeUnit::Us) {
+                1000
+            } else {
+                1
+            },
             column: if options.column_view {
                 columns(trace)
             } else {
@@ -87,10 +102,32 @@ impl ReplayLayout {
         found
     }
 
+    /// Appends `(` and the values of the span's [`ReplayLayout::arg_keys`]
+    /// fields, `, ` between them; false when it has none.
+    fn write_arg_keys(&self, trace: &Trace, lane: &Thread, span: u32, out: &mut String) -> bool {
+        if self.arg_keys.is_empty() || self.options.no_args || lane.spans.details.is_empty() {
+            return false;
+        }
+        let mut count = 0;
+        let mut path = self.path.borrow_mut();
+        lane.spans
+            .details
+            .visit_fields(span, &mut path, |k, value| {
+                if self.arg_keys.contains(&k) {
+                    out.push_str(if count == 0 { "(" } else { ", " });
+                    write_value(trace, value, out);
+                    count += 1;
+                }
+            });
+        count > 0
+    }
+
     /// Appends a call's name and its arguments (`f(1, 2)`, `f()`).
     fn write_call(&self, trace: &Trace, lane: &Thread, span: u32, name: &str, out: &mut String) {
         out.push_str(name);
-        if self.write_detail(trace, lane, span, self.args_key, "(", out) {
+        if self.write_detail(trace, lane, span, self.args_key, "(", out)
+            || self.write_arg_keys(trace, lane, span, out)
+        {
             out.push(')');
         } else if !name.ends_with(')') {
             out.push_str("()");
@@ -220,13 +257,13 @@ impl SpanLayout for ReplayLayout {
                 (cells, context.depth)
             }
         };
-        cells.time = time.max(0) as u64;
+        let ns = |t: i64| (t.max(0) as u64).saturating_mul(self.ns_per_unit);
+        cells.duration = cells.duration.saturating_mul(self.ns_per_unit);
+        cells.time = ns(time);
         cells.delta = context
             .previous_time
-            .map_or(0, |p| time.saturating_sub(p).max(0) as u64);
-        cells.elapsed = context
-            .first_time
-            .map_or(0, |f| time.saturating_sub(f).max(0) as u64);
+            .map_or(0, |p| ns(time.saturating_sub(p)));
+        cells.elapsed = context.first_time.map_or(0, |f| ns(time.saturating_sub(f)));
         write_cells(out, &self.options.fields, &cells);
         self.indent(thread, depth, out);
         match row {
@@ -266,7 +303,18 @@ impl SpanLayout for ReplayLayout {
             return Some(open + 1);
         }
         // uftrace shows events inside functions only (without --event-full).
-        (open > 0).then_some(open)
+        (open > 0 || self.events_outside_calls).then_some(open)
+    }
+
+    fn shows_span(&self, trace: &Trace, thread: u32, span: u32) -> bool {
+        let off_cpu = || {
+            let flags = trace
+                .threads
+                .get(thread as usize)
+                .and_then(|t| t.spans.flags.get(span as usize));
+            flags.is_some_and(|f| f & SPAN_OFF_CPU != 0)
+        };
+        !(self.options.no_sched && off_cpu())
     }
 
     fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
@@ -297,6 +345,27 @@ fn marker_name(trace: &Trace, thread: u32, instant: u32) -> &str {
         .get(thread as usize)
         .and_then(|t| t.instants.name.get(instant as usize))
         .map_or("", |&id| trace.str(id))
+}
+
+/// Scaler's sync-object detail keys (and the raw extra fields of a
+/// recording without names), shown as a call's arguments.
+fn argument_keys(trace: &Trace) -> Vec<StrId> {
+    if trace.format != Some(Format::Scaler) {
+        return Vec::new();
+    }
+    const KEYS: [&str; 10] = [
+        "mutex",
+        "cond",
+        "cond mutex",
+        "sem",
+        "rwlock",
+        "spinlock",
+        "barrier",
+        "joined thread",
+        "extra field 1",
+        "extra field 2",
+    ];
+    KEYS.iter().filter_map(|k| trace.strings.find(k)).collect()
 }
 
 /// Appends a detail value as text.
