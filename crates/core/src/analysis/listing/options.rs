@@ -136,6 +136,11 @@ pub struct PostprocOptions {
     /// `-b <depth>`: backtraces cut to this many frames (and the header's
     /// depth set to it).
     pub depth: Option<u32>,
+    /// `-r`: frames named as `sp-rtrace-resolve -telf` names them, from the
+    /// ELF files dropped beside the trace (`0x… f() from module`; frames of
+    /// modules without their file: `0x… from module`; outside every
+    /// mapping: `0x… in ??`).
+    pub resolve: bool,
 }
 
 /// `sp-rtrace-postproc -s`: how `-c`'s backtrace groups are ordered.

@@ -15,8 +15,8 @@ const ORIGIN: &str = "sp-rtrace 1.8";
 
 /// What the header depends on besides the trace.
 pub(super) struct HeaderOptions {
-    /// `filter=` text (`leaks`, `compress`, `leaks|compress`), if any.
-    pub filter: Option<&'static str>,
+    /// `filter=` text (`leaks|compress|resolve` or part of it), if any.
+    pub filter: Option<String>,
     /// `-b`: the depth the header shows instead of the recorded one.
     pub depth: Option<u32>,
     /// `-C`: contexts whose mask has no bit in it are not listed.
@@ -81,7 +81,7 @@ fn header_line(trace: &Trace, options: &HeaderOptions) -> String {
     if let Some(process) = trace.processes.first() {
         line.push_str(&format!("process={}, pid={}, ", process.name, process.id));
     }
-    if let Some(filter) = options.filter {
+    if let Some(filter) = &options.filter {
         line.push_str(&format!("filter={filter}, "));
     }
     let depth = options

@@ -1,8 +1,9 @@
 //! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1) prints for a
 //! binary trace with no option, `-l` (leaks), `-c` (calls grouped by
 //! backtrace), `-s` (group order), `-C` (contexts), `-R` (resource types)
-//! and `-b` (backtrace depth). `-r` (names from `sp-rtrace-resolve`) is not
-//! offered: its names come from the recording machine's libraries.
+//! `-b` (backtrace depth) and `-r` (frames named as `sp-rtrace-resolve`
+//! names them, from the ELF files dropped beside the trace; the modules
+//! whose files were not dropped keep `from <module>`).
 //!
 //! The header lines come first ([`Rows::header`]); then a row per output
 //! line: a call (`N. [hh:mm:ss.mmm] malloc(32) = 0x…`, a
@@ -23,6 +24,7 @@ use facts::{CallFacts, Keys};
 use header::HeaderOptions;
 use registry::Registry;
 use select::{Group, Kept};
+use std::fmt::Write;
 
 /// What a row prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +62,8 @@ pub(super) struct PostprocRows {
     header: Vec<String>,
     footer: Vec<String>,
     show_type: bool,
+    /// `-r`: frames named.
+    resolve: bool,
 }
 
 impl PostprocRows {
@@ -102,17 +106,21 @@ impl PostprocRows {
                 ));
             }
         }
-        let filter = match (options.leaks, options.compress) {
-            (true, true) => Some("leaks|compress"),
-            (true, false) => Some("leaks"),
-            (false, true) => Some("compress"),
-            (false, false) => None,
-        };
+        let filter = [
+            (options.leaks, "leaks"),
+            (options.compress, "compress"),
+            (options.resolve, "resolve"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, tag)| *tag)
+        .collect::<Vec<_>>()
+        .join("|");
         let header = header::lines(
             trace,
             &registry,
             &HeaderOptions {
-                filter,
+                filter: (!filter.is_empty()).then_some(filter),
                 depth: options.depth,
                 context: options.context,
                 blocks,
@@ -128,6 +136,7 @@ impl PostprocRows {
             header,
             footer,
             show_type,
+            resolve: options.resolve,
         };
         if options.compress {
             let sort = options.sort.unwrap_or_default();
@@ -261,7 +270,12 @@ impl Rows for PostprocRows {
             }
             Line::Frame => {
                 let frame = self.registry.frames.get(r.at as usize).copied();
-                out.push_str(&format!("\t0x{:x}", frame.unwrap_or(0)));
+                let frame = frame.unwrap_or(0);
+                let _ = write!(out, "\t0x{frame:x}");
+                if self.resolve {
+                    out.push(' ');
+                    self.registry.write_resolved(frame, out);
+                }
             }
             Line::Summary => {
                 if let Some(g) = self.groups.get(r.of as usize) {
