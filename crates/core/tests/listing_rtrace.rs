@@ -3,9 +3,8 @@
 //! the case's `COMMANDS.txt`) equals what `sp-rtrace-postproc` printed, byte
 //! for byte.
 //!
-//! Not compared (each is listed in [`unsupported`] with its reason): the
-//! references of the 1.6 post-processor (`postproc-v1.6*.txt`): another
-//! tool's header, heap labels and block bounds.
+//! The references of the 1.6 post-processor (`postproc-v1.6*.txt`) are
+//! compared with `release` 1.6; every reference of every case is compared.
 //!
 //! `-r` references are compared with the ELF files of `rtrace/elf/` dropped
 //! beside the trace (`leaks`, `files`, `threads`, built from the cases'
@@ -15,8 +14,9 @@
 //! those files (at wrong offsets, notes §7), so in those lines only the name
 //! is taken out of the reference — nothing else (the test counts them).
 //!
-//! Nothing is normalized: even the two heap values a 64-bit post-processor
-//! reads past c-leaks' 48-byte HINF packet are replayed by the decoder.
+//! Nothing else is normalized: even the two heap values a 64-bit
+//! post-processor reads past c-leaks' 48-byte HINF packet are replayed by
+//! the decoder.
 //! The header's `timestamp=` is printed in UTC (postproc prints local time;
 //! the references were made with `TZ=UTC`).
 
@@ -24,7 +24,7 @@ mod common;
 
 use common::{fixtures, read_folder};
 use flamedrop_core::analysis::listing::{
-    parse_hex_mask, Listing, ListingOptions, PostprocOptions, PostprocSort,
+    parse_hex_mask, Listing, ListingOptions, PostprocOptions, PostprocRelease, PostprocSort,
 };
 use flamedrop_core::{decode_files, Trace};
 
@@ -109,17 +109,12 @@ fn commands(case: &str) -> Vec<Command> {
         .collect()
 }
 
-/// Why a reference is not compared, if it is not.
-fn unsupported(command: &Command) -> Option<&'static str> {
-    if command.build.starts_with("sp-rtrace 1.6") {
-        return Some("made by the 1.6 post-processor");
-    }
-    None
-}
-
-fn options(words: &[String]) -> PostprocOptions {
+fn options(command: &Command) -> PostprocOptions {
     let mut options = PostprocOptions::default();
-    let mut words = words.iter();
+    if command.build.starts_with("sp-rtrace 1.6") {
+        options.release = PostprocRelease::V1_6;
+    }
+    let mut words = command.options.iter();
     while let Some(word) = words.next() {
         let mut value = || words.next().expect("option value").clone();
         match word.as_str() {
@@ -138,15 +133,11 @@ fn options(words: &[String]) -> PostprocOptions {
 
 #[test]
 fn every_supported_postproc_reference_is_printed_byte_for_byte() {
-    let (mut compared, mut skipped, mut failed) = (0, Vec::new(), Vec::new());
+    let (mut compared, mut failed) = (0, Vec::new());
     let mut unnamed = 0;
     for case in cases_with_commands() {
         let trace = decode(&case);
         for command in commands(&case) {
-            if let Some(why) = unsupported(&command) {
-                skipped.push(format!("{case}/{}: {why}", command.file));
-                continue;
-            }
             let path = fixtures()
                 .join("rtrace")
                 .join(&case)
@@ -156,7 +147,7 @@ fn every_supported_postproc_reference_is_printed_byte_for_byte() {
                 continue;
             };
             let listing_options = ListingOptions {
-                postproc: options(&command.options),
+                postproc: options(&command),
                 ..ListingOptions::default()
             };
             let listing = Listing::new(&trace, &listing_options).expect("a listing");
@@ -189,9 +180,7 @@ fn every_supported_postproc_reference_is_printed_byte_for_byte() {
             }
         }
     }
-    eprintln!("compared {compared}; not compared: {skipped:#?}");
     assert!(failed.is_empty(), "{failed:#?}");
-    assert_eq!(compared, 32, "references compared");
-    assert_eq!(skipped.len(), 2, "references not compared");
+    assert_eq!(compared, 34, "references compared");
     assert_eq!(unnamed, 10, "frame names taken out of -r references");
 }

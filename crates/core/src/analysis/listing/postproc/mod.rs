@@ -1,4 +1,5 @@
-//! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1) prints for a
+//! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1, or 1.6 on
+//! request) prints for a
 //! binary trace with no option, `-l` (leaks), `-c` (calls grouped by
 //! backtrace), `-s` (group order), `-C` (contexts), `-R` (resource types)
 //! `-b` (backtrace depth) and `-r` (frames named as `sp-rtrace-resolve`
@@ -17,7 +18,7 @@ mod header;
 mod registry;
 mod select;
 
-use super::{ListingError, PostprocOptions, RowInfo, RowKind, Rows};
+use super::{ListingError, PostprocOptions, PostprocRelease, RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
 use crate::model::Trace;
 use facts::{CallFacts, Keys};
@@ -91,14 +92,34 @@ impl PostprocRows {
         for span in 0..spans as u32 {
             meter.tick().await;
             let facts = facts::read(trace, thread, span, &keys, &registry);
-            if select::passes(&facts, &registry, options) {
+            if select::resource_kept(&facts, &registry) {
                 calls.push(Kept { span, facts });
             }
         }
-        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        // 2.0.1 filters contexts, then takes the block bounds, then leaks;
+        // 1.6 filters leaks, then contexts, then takes the bounds.
+        let by_context = |calls: Vec<Kept>| -> Vec<Kept> {
+            calls
+                .into_iter()
+                .filter(|c| select::context_kept(&c.facts, options))
+                .collect()
+        };
+        let blocks = if options.release == PostprocRelease::V1_6 {
+            if options.leaks {
+                calls = select::leaks(calls, &registry);
+            }
+            calls = by_context(calls);
+            select::block_bounds(&calls, registry.pointer_size)
+        } else {
+            calls = by_context(calls);
+            let blocks = select::block_bounds(&calls, registry.pointer_size);
+            if options.leaks {
+                calls = select::leaks(calls, &registry);
+            }
+            blocks
+        };
         let mut footer = Vec::new();
         if options.leaks {
-            calls = select::leaks(calls, &registry);
             for (text, description, blocks, bytes) in select::leak_summary(&calls, &registry) {
                 footer.push(format!("# Resource - {text} ({description}):"));
                 footer.push(format!(
@@ -123,6 +144,7 @@ impl PostprocRows {
                 filter: (!filter.is_empty()).then_some(filter),
                 depth: options.depth,
                 context: options.context,
+                release: options.release,
                 blocks,
             },
         );
