@@ -86,38 +86,7 @@ impl PostprocRows {
             .iter()
             .position(|t| !t.spans.is_empty())
             .unwrap_or(0);
-        let keys = Keys::of(trace);
-        let spans = trace.threads.get(thread).map_or(0, |t| t.spans.len());
-        let mut calls = Vec::with_capacity(spans);
-        for span in 0..spans as u32 {
-            meter.tick().await;
-            let facts = facts::read(trace, thread, span, &keys, &registry);
-            if select::resource_kept(&facts, &registry) {
-                calls.push(Kept { span, facts });
-            }
-        }
-        // 2.0.1 filters contexts, then takes the block bounds, then leaks;
-        // 1.6 filters leaks, then contexts, then takes the bounds.
-        let by_context = |calls: Vec<Kept>| -> Vec<Kept> {
-            calls
-                .into_iter()
-                .filter(|c| select::context_kept(&c.facts, options))
-                .collect()
-        };
-        let blocks = if options.release == PostprocRelease::V1_6 {
-            if options.leaks {
-                calls = select::leaks(calls, &registry);
-            }
-            calls = by_context(calls);
-            select::block_bounds(&calls, registry.pointer_size)
-        } else {
-            calls = by_context(calls);
-            let blocks = select::block_bounds(&calls, registry.pointer_size);
-            if options.leaks {
-                calls = select::leaks(calls, &registry);
-            }
-            blocks
-        };
+        let (calls, blocks) = select_calls(trace, thread, &registry, options, meter).await;
         let mut footer = Vec::new();
         if options.leaks {
             for (text, description, blocks, bytes) in select::leak_summary(&calls, &registry) {
@@ -233,6 +202,50 @@ impl PostprocRows {
 
     fn call(&self, of: u32) -> Option<&Kept> {
         self.calls.get(of as usize)
+    }
+}
+
+/// The calls postproc lists, in file order, and the heap block's block
+/// bounds, after `-R`, `-C` and `-l` in the release's order: 2.0.1 filters
+/// contexts, takes the bounds, then leaks; 1.6 filters leaks, then
+/// contexts, then takes the bounds.
+async fn select_calls(
+    trace: &Trace,
+    thread: usize,
+    registry: &Registry,
+    options: &PostprocOptions,
+    meter: &Meter,
+) -> (Vec<Kept>, (u64, u64)) {
+    let keys = Keys::of(trace);
+    let spans = trace.threads.get(thread).map_or(0, |t| t.spans.len());
+    let mut calls = Vec::with_capacity(spans);
+    for span in 0..spans as u32 {
+        meter.tick().await;
+        let facts = facts::read(trace, thread, span, &keys, registry);
+        if select::resource_kept(&facts, registry) {
+            calls.push(Kept { span, facts });
+        }
+    }
+    let by_context = |calls: Vec<Kept>| -> Vec<Kept> {
+        calls
+            .into_iter()
+            .filter(|c| select::context_kept(&c.facts, options))
+            .collect()
+    };
+    if options.release == PostprocRelease::V1_6 {
+        if options.leaks {
+            calls = select::leaks(calls, registry);
+        }
+        calls = by_context(calls);
+        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        (calls, blocks)
+    } else {
+        calls = by_context(calls);
+        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        if options.leaks {
+            calls = select::leaks(calls, registry);
+        }
+        (calls, blocks)
     }
 }
 

@@ -18,10 +18,10 @@ pub(super) struct Kept {
 /// True when `-R` keeps the call (the resource types it keeps already
 /// marked in the registry by [`settle_resources`]).
 pub(super) fn resource_kept(facts: &CallFacts, registry: &Registry) -> bool {
-    !facts
+    facts
         .resource
         .and_then(|r| registry.resources.get(r))
-        .is_some_and(|r| !r.kept)
+        .is_none_or(|r| r.kept)
 }
 
 /// True when `-C` keeps the call.
