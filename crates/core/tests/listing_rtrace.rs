@@ -27,6 +27,7 @@ use flamedrop_core::analysis::listing::{
     parse_hex_mask, Listing, ListingOptions, PostprocOptions, PostprocRelease, PostprocSort,
     RowKind,
 };
+use flamedrop_core::model::codec;
 use flamedrop_core::{decode_files, Trace};
 
 /// The cases that have post-processor references, by name.
@@ -289,5 +290,25 @@ fn damaged_traces_still_list_with_every_option() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn the_page_prints_the_same_listing_from_the_trace_it_receives() {
+    let options = ListingOptions {
+        postproc: PostprocOptions {
+            leaks: true,
+            compress: true,
+            resolve: true,
+            ..PostprocOptions::default()
+        },
+        ..ListingOptions::default()
+    };
+    for case in cases_with_commands() {
+        let trace = decode(&case);
+        let shipped = codec::decode(&codec::encode(&trace)).expect("the codec round trip");
+        let here = Listing::new(&trace, &options).expect("a listing");
+        let there = Listing::new(&shipped, &options).expect("a listing");
+        assert_eq!(here.text(&trace), there.text(&shipped), "{case}");
     }
 }
