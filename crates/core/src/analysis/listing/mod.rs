@@ -29,8 +29,8 @@ mod span_rows;
 mod span_walk;
 
 pub use options::{
-    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocSort, ReplayField,
-    ReplayOptions,
+    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocRelease,
+    PostprocSort, ReplayField, ReplayOptions,
 };
 
 use crate::analysis::meter::{run_to_end, Meter};

@@ -36,6 +36,9 @@ pub fn add_all(
     }
     builder.table(mapping_table(session, symbolizer));
     builder.table(listing_tables::backtrace_table(session));
+    if let Some(table) = listing_tables::resolved_frame_table(session, symbolizer) {
+        builder.table(table);
+    }
     if !session.resources.is_empty() {
         builder.table(listing_tables::resource_type_table(session));
     }
