@@ -55,6 +55,8 @@ fn listing_options(args: &ReplayArgs) -> Result<ListingOptions, String> {
     postproc.context = args.postproc.context;
     postproc.resources = args.postproc.resources;
     postproc.depth = args.postproc.backtrace_depth;
+    postproc.resolve = args.postproc.resolve;
+    postproc.release = args.postproc.release.unwrap_or_default();
     Ok(options)
 }
 

@@ -6,11 +6,13 @@
 //!
 //! Where two tools use one letter, uftrace keeps it (its filters came
 //! first) and the other tool's option is long only: postproc's `-C`
-//! (context mask) is `--context`.
+//! (context mask) is `--context`, its `-r` (resolve) `--resolve`.
 
 use crate::narrow_args::NarrowArgs;
 use clap::Args;
-use flamedrop_core::analysis::listing::{parse_hex_mask, ListingError, PostprocSort};
+use flamedrop_core::analysis::listing::{
+    parse_hex_mask, ListingError, PostprocRelease, PostprocSort,
+};
 
 /// Which text tool an option belongs to, and so which traces it fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +107,8 @@ fn parse_event_id(text: &str) -> Result<u64, String> {
 }
 
 /// `sp-rtrace-postproc`'s options that change its text, with postproc's
-/// spellings, except `-C` (uftrace's `--caller-filter`), long only here.
+/// spellings, except `-C` and `-r` (uftrace's `--caller-filter` and
+/// `--time-range`), long only here.
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "sp-rtrace-postproc (sp-rtrace traces)")]
 pub struct PostprocArgs {
@@ -140,13 +143,37 @@ pub struct PostprocArgs {
     )]
     pub resources: Option<u32>,
     /// Backtraces cut to DEPTH frames (postproc's -b).
-    #[arg(short = 'b', long = "backtrace-depth", value_name = "DEPTH", allow_hyphen_values = true, value_parser = parse_backtrace_depth)]
+    #[arg(
+        short = 'b',
+        long = "backtrace-depth",
+        value_name = "DEPTH",
+        allow_hyphen_values = true,
+        value_parser = parse_backtrace_depth
+    )]
     pub backtrace_depth: Option<u32>,
+    /// Frames named from the ELF files given beside the trace, as
+    /// sp-rtrace-resolve -telf names them. postproc's -r, which is
+    /// uftrace's --time-range here.
+    #[arg(long = "resolve")]
+    pub resolve: bool,
+    /// Whose text: 2.0.1 (the default) or 1.6, the protocol 1.4
+    /// post-processor (not a postproc option).
+    #[arg(
+        long = "postproc-release",
+        value_name = "RELEASE",
+        value_parser = parse_release
+    )]
+    pub release: Option<PostprocRelease>,
 }
 
 /// `-s`: postproc's group orders.
 fn parse_sort(text: &str) -> Result<PostprocSort, String> {
     PostprocSort::parse(text).map_err(|e| error_text(&e))
+}
+
+/// `--postproc-release`: 1.6 or 2.0.1.
+fn parse_release(text: &str) -> Result<PostprocRelease, String> {
+    PostprocRelease::parse(text).map_err(|e| error_text(&e))
 }
 
 /// `--context`, `-R`: hexadecimal masks, as postproc reads them.
@@ -202,6 +229,8 @@ impl ReplayArgs {
                 "-b/--backtrace-depth",
                 Tool::Postproc,
             ),
+            (p.resolve, "--resolve", Tool::Postproc),
+            (p.release.is_some(), "--postproc-release", Tool::Postproc),
         ]
         .into_iter()
         .filter(|(given, _, _)| *given)

@@ -36,8 +36,9 @@ fn refused(args: &[&str], says: &str) -> Run {
     run
 }
 
-/// Every `uftrace replay` line of every uftrace case's `COMMANDS.txt`, as
-/// (case, options, reference file name).
+/// Every `uftrace replay` line of every uftrace case's `COMMANDS.txt` and
+/// `replay/COMMANDS.txt`, as (case, options, reference file name under
+/// `reference/`).
 fn uftrace_replay_commands() -> Vec<(String, Vec<String>, String)> {
     let mut commands = Vec::new();
     for group in ["uftrace", "uftrace-extra"] {
@@ -50,11 +51,12 @@ fn uftrace_replay_commands() -> Vec<(String, Vec<String>, String)> {
         cases.sort();
         for case in cases {
             let case = format!("{group}/{case}");
-            let Ok(text) =
-                std::fs::read_to_string(fixture(&format!("{case}/reference/COMMANDS.txt")))
-            else {
-                continue;
-            };
+            let text: String = ["COMMANDS.txt", "replay/COMMANDS.txt"]
+                .iter()
+                .filter_map(|f| {
+                    std::fs::read_to_string(fixture(&format!("{case}/reference/{f}"))).ok()
+                })
+                .collect();
             for line in text.lines() {
                 let Some(rest) = line.strip_prefix("uftrace replay ") else {
                     continue;
@@ -72,7 +74,9 @@ fn uftrace_replay_commands() -> Vec<(String, Vec<String>, String)> {
 }
 
 /// The references `flamedrop replay` does not equal yet, by case and file:
-/// what is left of the uftrace layout at this branch's last merge of it.
+/// what is left of the uftrace layout at this branch's last merge of it
+/// (the fork cases, i-lost-records and j-setjmp-longjmp are not yet in the
+/// layout's own golden tests either).
 const NOT_YET_EQUAL: &[(&str, &str)] = &[
     ("uftrace-extra/d-fork-child", "replay.txt"),
     ("uftrace-extra/d-fork-child", "replay-tid-32634.txt"),
@@ -80,6 +84,58 @@ const NOT_YET_EQUAL: &[(&str, &str)] = &[
     ("uftrace-extra/d-fork-exec", "replay-tid-18253.txt"),
     ("uftrace-extra/i-lost-records", "replay.txt"),
     ("uftrace-extra/j-setjmp-longjmp", "replay.txt"),
+    // The recorded option references (reference/replay/) uft's
+    // crates/core/tests/listing_uftrace.rs lists as not yet, with why:
+    // `elapsed` from a sched-in before the first call, e-dlopen-plugin's
+    // `module` of a dlopen'ed library, `-D 2` with events below the limit,
+    // a LOST row's time and delta, i-lost-nested's `-F main` task-exit.
+    ("uftrace/a-simple-nested", "replay/f-elapsed.txt"),
+    (
+        "uftrace/a-simple-nested",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace/e-dlopen-plugin", "replay/f-elapsed.txt"),
+    ("uftrace/e-dlopen-plugin", "replay/f-module.txt"),
+    (
+        "uftrace/e-dlopen-plugin",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace/f-args-auto-dwarf", "replay/f-elapsed.txt"),
+    (
+        "uftrace/f-args-auto-dwarf",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace/f-args-explicit", "replay/f-elapsed.txt"),
+    (
+        "uftrace/f-args-explicit",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace/g-finstrument-functions", "replay/f-elapsed.txt"),
+    (
+        "uftrace/g-finstrument-functions",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace-extra/h-libcall-plt", "replay/f-elapsed.txt"),
+    (
+        "uftrace-extra/h-libcall-plt",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace-extra/i-events", "replay/depth-2.txt"),
+    ("uftrace-extra/i-lost-nested", "replay/f-time.txt"),
+    ("uftrace-extra/i-lost-nested", "replay/f-delta.txt"),
+    ("uftrace-extra/i-lost-nested", "replay/f-elapsed.txt"),
+    ("uftrace-extra/i-lost-nested", "replay/f-plus-time.txt"),
+    (
+        "uftrace-extra/i-lost-nested",
+        "replay/f-plus-module-elapsed.txt",
+    ),
+    ("uftrace-extra/i-lost-nested", "replay/depth-2.txt"),
+    ("uftrace-extra/i-lost-nested", "replay/filter-main.txt"),
+    ("uftrace-extra/i-max-stack", "replay/f-elapsed.txt"),
+    (
+        "uftrace-extra/i-max-stack",
+        "replay/f-plus-module-elapsed.txt",
+    ),
 ];
 
 /// Golden: each `uftrace replay [OPTIONS]` a case's `COMMANDS.txt` ran is
@@ -131,8 +187,12 @@ fn uftrace_cases_replay_as_uftrace_replay() {
 /// case's `COMMANDS.txt` is run as `flamedrop replay CASE_FOLDER [OPTIONS]`
 /// (postproc's `-C MASK` spelled `--context MASK`, since `-C` is uftrace's
 /// `--caller-filter`) and compared with the reference byte for byte. Not
-/// run: `-r` (its names come from the recording machine's libraries, not
-/// the data) and the 1.6 post-processor's references (another tool's text).
+/// given the ELF files of `rtrace/elf/` beside the trace, postproc's
+/// `-C MASK` spelled `--context MASK` and `-r` `--resolve` (uftrace's
+/// `-C` and `-r` keep their letters); the 1.6 post-processor's references
+/// with `--postproc-release 1.6`. With `-r`, the frames of the recording
+/// machine's libraries (not in the data) stay unnamed (`0x… from libc…`)
+/// where the resolver named them: those lines alone may differ so.
 #[test]
 fn rtrace_cases_replay_as_postproc() {
     let mut compared = 0;
@@ -155,30 +215,51 @@ fn rtrace_cases_replay_as_postproc() {
                 continue;
             };
             let options: Vec<&str> = command.split_whitespace().skip(1).collect();
-            if build.starts_with("sp-rtrace 1.6") || options.contains(&"-r") {
-                continue;
-            }
             let expected = reference(&case, target).unwrap_or_else(|| panic!("{case}: {target}"));
-            let path = fixture(&case);
-            let mut args = vec!["replay", path.as_str()];
-            args.extend(
-                options
-                    .iter()
-                    .map(|&o| if o == "-C" { "--context" } else { o }),
-            );
+            let (path, elf) = (fixture(&case), fixture("rtrace/elf"));
+            let mut args = vec!["replay", path.as_str(), elf.as_str()];
+            args.extend(options.iter().map(|&o| match o {
+                "-C" => "--context",
+                "-r" => "--resolve",
+                other => other,
+            }));
+            if build.starts_with("sp-rtrace 1.6") {
+                args.extend(["--postproc-release", "1.6"]);
+            }
             let run = flamedrop(&args);
             assert_eq!(run.code, 0, "{case} {options:?}: {}", run.stderr);
-            assert!(
-                run.stdout == expected,
-                "{case}: flamedrop replay {options:?} is not {target}"
+            assert_eq!(
+                run.stdout.lines().count(),
+                expected.lines().count(),
+                "{case} {target}"
             );
+            for (ours, theirs) in run.stdout.lines().zip(expected.lines()) {
+                let unnamed = options.contains(&"-r") && unnamed_foreign_frame(ours, theirs);
+                assert!(
+                    ours == theirs || unnamed,
+                    "{case} {target}: {ours:?} is not {theirs:?}"
+                );
+            }
             compared += 1;
         }
     }
-    assert!(
-        compared >= 25,
-        "only {compared} postproc references compared"
-    );
+    assert_eq!(compared, 34, "postproc references compared");
+}
+
+/// True when `ours` is `\t0xADDR from MODULE` and `theirs` the same frame
+/// with the name the resolver found in its own machine's copy of MODULE.
+fn unnamed_foreign_frame(ours: &str, theirs: &str) -> bool {
+    let Some((address, module)) = ours.split_once(" from ") else {
+        return false;
+    };
+    let Some((named, their_module)) = theirs.split_once(" from ") else {
+        return false;
+    };
+    module == their_module
+        && !address.contains(' ')
+        && named
+            .strip_prefix(address)
+            .is_some_and(|name| name.starts_with(' '))
 }
 
 /// Golden: every SELogger case with a LogPrinter reference, as
