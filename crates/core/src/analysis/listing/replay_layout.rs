@@ -258,11 +258,18 @@ impl SpanLayout for ReplayLayout {
             }
         };
         let ns = |t: i64| (t.max(0) as u64).saturating_mul(self.ns_per_unit);
+        // A LOST row shows the task's time as it was: the row before's
+        // time and delta.
+        let (time, previous_time) = match row {
+            SpanRow::Marker { instant, .. } if marker_name(trace, thread, instant) == LOST => (
+                context.previous_time.unwrap_or(0),
+                context.before_previous_time,
+            ),
+            _ => (time, context.previous_time),
+        };
         cells.duration = cells.duration.saturating_mul(self.ns_per_unit);
         cells.time = ns(time);
-        cells.delta = context
-            .previous_time
-            .map_or(0, |p| ns(time.saturating_sub(p)));
+        cells.delta = previous_time.map_or(0, |p| ns(time.saturating_sub(p)));
         cells.elapsed = context.first_time.map_or(0, |f| ns(time.saturating_sub(f)));
         write_cells(out, &self.options.fields, &cells);
         self.indent(thread, depth, out);
@@ -323,10 +330,12 @@ impl SpanLayout for ReplayLayout {
     }
 
     fn needs_previous_time(&self) -> bool {
-        self.options
-            .fields
-            .iter()
-            .any(|f| matches!(f, ReplayField::Delta | ReplayField::Elapsed))
+        self.options.fields.iter().any(|f| {
+            matches!(
+                f,
+                ReplayField::Time | ReplayField::Delta | ReplayField::Elapsed
+            )
+        })
     }
 
     fn sets_time(&self, trace: &Trace, row: SpanRow) -> bool {

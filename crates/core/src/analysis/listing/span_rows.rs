@@ -36,6 +36,8 @@ pub(super) struct RowContext {
     /// The time of the row's thread's row before it (only when the layout
     /// asks for it, [`SpanLayout::needs_previous_time`]).
     pub previous_time: Option<i64>,
+    /// The time of the thread's row before that one (same condition).
+    pub before_previous_time: Option<i64>,
     /// The earliest call of any thread (uftrace's first timestamp, which
     /// `elapsed` counts from, unless a context switch came before it).
     pub first_time: Option<i64>,
@@ -168,7 +170,7 @@ impl Taken {
 #[derive(Default)]
 struct Sequence {
     next_row: usize,
-    last_time: Vec<Option<i64>>,
+    last_time: Vec<[Option<i64>; 2]>,
 }
 
 impl<L: SpanLayout> SpanRows<L> {
@@ -276,34 +278,39 @@ impl<L: SpanLayout> SpanRows<L> {
             .find(|&row| self.rows.get(row) == Some(&id))
     }
 
-    /// The time of the last row before `row` of `thread` that sets its
-    /// thread's time.
-    fn previous_time(&self, trace: &Trace, row: usize, thread: u32) -> Option<i64> {
+    /// The times of the last two rows before `row` of `thread` that set
+    /// its thread's time (the last one first).
+    fn previous_times(&self, trace: &Trace, row: usize, thread: u32) -> [Option<i64>; 2] {
         let mut sequence = self.sequence.borrow_mut();
         if row == 0 {
             sequence.next_row = 0;
             sequence.last_time.clear();
-            sequence.last_time.resize(trace.threads.len(), None);
+            sequence.last_time.resize(trace.threads.len(), [None; 2]);
         }
         if sequence.next_row == row && sequence.last_time.len() == trace.threads.len() {
-            let time = sequence.last_time.get(thread as usize).copied().flatten();
+            let times = sequence
+                .last_time
+                .get(thread as usize)
+                .copied()
+                .unwrap_or_default();
             if let Some(this) = self.row(row) {
                 if self.layout.sets_time(trace, this) {
                     let slot = sequence.last_time.get_mut(row_thread(this) as usize);
                     if let Some(slot) = slot {
-                        *slot = row_time(trace, this);
+                        *slot = [row_time(trace, this), slot[0]];
                     }
                 }
             }
             sequence.next_row = row + 1;
-            return time;
+            return times;
         }
-        (0..row).rev().find_map(|r| {
+        let mut earlier = (0..row).rev().filter_map(|r| {
             let earlier = self.row(r)?;
             (row_thread(earlier) == thread && self.layout.sets_time(trace, earlier))
                 .then(|| row_time(trace, earlier))
                 .flatten()
-        })
+        });
+        [earlier.next(), earlier.next()]
     }
 }
 
@@ -369,7 +376,8 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             ..RowContext::default()
         };
         if self.layout.needs_previous_time() {
-            context.previous_time = self.previous_time(trace, row, thread);
+            [context.previous_time, context.before_previous_time] =
+                self.previous_times(trace, row, thread);
             context.first_time = self.first_time;
         }
         if let SpanRow::Marker { thread, instant } = this {
