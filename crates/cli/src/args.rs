@@ -38,7 +38,13 @@ pub enum Command {
     /// The time-ordered listing as the format's own tool prints it:
     /// `uftrace replay`, SELogger's LogPrinter, `sp-rtrace-postproc`
     /// (Scaler and SWAP in uftrace's replay layout).
-    #[command(args_override_self = true)]
+    #[command(
+        args_override_self = true,
+        after_help = "Each tool's options apply to its format only; another format's option is \
+                      refused. Where two tools share a letter, uftrace's filters keep it: \
+                      postproc's -C and -r are --context and --resolve here. LogPrinter's \
+                      -thread=, -processparams, -from= and -num= work in its own spelling."
+    )]
     Replay(ReplayArgs),
 }
 

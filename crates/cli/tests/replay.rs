@@ -378,6 +378,7 @@ fn help_lists_the_tools_options_under_their_tools() {
         "--tid <TID[,TID]...>",
         "--transform <STEPS>",
         "-o, --output <FILE>",
+        "postproc's -C and -r are --context and --resolve here",
     ] {
         assert!(help.stdout.contains(text), "replay --help lacks {text}");
     }
