@@ -75,7 +75,7 @@ pub struct UftraceReplayArgs {
 /// SELogger `LogPrinter`'s options. LogPrinter spells them with one dash
 /// (`-thread=1,2`, `-processparams`); both spellings work.
 #[derive(Debug, Default, Args)]
-#[command(next_help_heading = "SELogger LogPrinter (SELogger binary traces)")]
+#[command(next_help_heading = "SELogger LogPrinter (SELogger omniscient traces)")]
 pub struct LogPrinterArgs {
     /// Only the events of these SELogger thread ids (also -thread=ID,...).
     #[arg(

@@ -360,7 +360,7 @@ fn help_lists_the_tools_options_under_their_tools() {
         "--no-sched",
         "--column-view",
         "--task-newline",
-        "SELogger LogPrinter (SELogger binary traces):",
+        "SELogger LogPrinter (SELogger omniscient traces):",
         "--thread <ID[,ID]...>",
         "-thread=",
         "--processparams",
