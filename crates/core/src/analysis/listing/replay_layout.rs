@@ -204,7 +204,9 @@ impl ReplayLayout {
                 if self.write_detail(trace, lane, span, self.return_key, " = ", out) {
                     out.push(';');
                 }
-                let _ = write!(out, " /* {name} */");
+                out.push_str(" /* ");
+                out.push_str(name);
+                out.push_str(" */");
             }
             (SpanRow::Entry { .. }, true) => {
                 let reason = name.strip_prefix("linux:schedule").unwrap_or("");
@@ -327,6 +329,10 @@ impl SpanLayout for ReplayLayout {
     fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
         // The decoder puts a LOST record at the time of the record before it.
         marker_name(trace, thread, instant) == LOST
+    }
+
+    fn needs_previous_thread(&self) -> bool {
+        self.options.task_newline
     }
 
     fn needs_previous_time(&self) -> bool {

@@ -43,7 +43,8 @@ pub(super) struct RowContext {
     pub first_time: Option<i64>,
     /// A marker's nesting depth (open calls of its thread at its time).
     pub depth: u16,
-    /// The thread of the row before (any thread), for task changes.
+    /// The thread of the row before (any thread), for task changes (only
+    /// when the layout asks, [`SpanLayout::needs_previous_thread`]).
     pub previous_thread: Option<u32>,
 }
 
@@ -68,6 +69,10 @@ pub(super) trait SpanLayout {
     /// True when marker `instant` of `thread` comes after the exits at its
     /// time (other markers come before them).
     fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
+        false
+    }
+    /// True when rows need [`RowContext::previous_thread`].
+    fn needs_previous_thread(&self) -> bool {
         false
     }
     /// True when rows need [`RowContext::previous_time`].
@@ -371,10 +376,10 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             return;
         };
         let thread = row_thread(this);
-        let mut context = RowContext {
-            previous_thread: row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread),
-            ..RowContext::default()
-        };
+        let mut context = RowContext::default();
+        if self.layout.needs_previous_thread() {
+            context.previous_thread = row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread);
+        }
         if self.layout.needs_previous_time() {
             [context.previous_time, context.before_previous_time] =
                 self.previous_times(trace, row, thread);
