@@ -66,6 +66,11 @@ pub(super) trait SpanLayout {
     fn shows_span(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
         true
     }
+    /// False for a span shown by its exit row alone (a call its thread
+    /// began inside of).
+    fn shows_entry(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
+        true
+    }
     /// True when marker `instant` of `thread` comes after the exits at its
     /// time (other markers come before them).
     fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
@@ -129,8 +134,11 @@ impl Taken {
         match step {
             Step::Entry(span) => {
                 let id = row_id(2 * (base + u64::from(span)));
-                self.last = Some(id);
-                if layout.shows_span(trace, index, span) {
+                // An entry that is no row can't make its call one row.
+                let shown =
+                    layout.shows_span(trace, index, span) && layout.shows_entry(trace, index, span);
+                self.last = shown.then_some(id);
+                if shown {
                     self.rows.push(id);
                 }
             }
