@@ -253,3 +253,22 @@ fn replay_options_equal_uftrace_replay_with_them() {
         failed.join("\n")
     );
 }
+
+#[test]
+fn rows_written_out_of_order_are_the_rows_written_in_order() {
+    // The page writes only the rows on screen, in any order: the delta
+    // column must not depend on the row written before.
+    let trace = decode_case("uftrace", "c-pthreads-mutex");
+    let mut options = ListingOptions::default();
+    options
+        .replay
+        .set_fields("time,delta,duration,tid,addr")
+        .expect("fields");
+    let listing = Listing::new(&trace, &options).expect("listing");
+    let text = reference("uftrace", "c-pthreads-mutex", "replay-fields.txt");
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), listing.len());
+    for row in (0..listing.len()).rev().step_by(7) {
+        assert_eq!(listing.row_text(&trace, row), lines[row], "row {row}");
+    }
+}
