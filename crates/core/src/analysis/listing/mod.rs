@@ -24,6 +24,7 @@ mod replay_columns;
 mod replay_events;
 mod replay_layout;
 mod replay_symbols;
+mod replay_tasks;
 mod replay_time;
 mod span_rows;
 mod span_walk;

@@ -11,9 +11,12 @@
 use super::replay_columns::{header, write_blank_cells, write_cells, Cells};
 use super::replay_events::{is_hidden, sched_address, write_event, LOST};
 use super::replay_symbols::Symbols;
+use super::replay_tasks::{base_depths, columns, remaining_functions};
 use super::span_rows::{row_time, RowContext, SpanLayout, SpanRow};
 use super::{ListingError, ReplayField, ReplayOptions};
-use crate::model::{Format, StrId, Thread, TimeUnit, Trace, Value, SPAN_OFF_CPU, SPAN_OPEN_AT_END};
+use crate::model::{
+    Format, StrId, Thread, TimeUnit, Trace, Value, SPAN_OFF_CPU, SPAN_START_REPAIRED,
+};
 use std::cell::RefCell;
 use std::fmt::Write;
 
@@ -30,6 +33,10 @@ pub(super) struct ReplayLayout {
     /// Detail keys shown as arguments, in order, besides `args` (Scaler's
     /// sync-object ids).
     arg_keys: Vec<StrId>,
+    /// Per thread: 1 until the time given when it began inside a call (a
+    /// forked child, whose first record returns from `fork`), which uftrace
+    /// keeps as a level until an `exec` starts the stack anew.
+    base_depth: Vec<(u16, i64)>,
     /// Nanoseconds a unit of the trace's time is (1000 for Scaler's µs).
     ns_per_unit: u64,
     /// Events outside every call are rows (not in uftrace's recordings:
@@ -56,6 +63,7 @@ impl ReplayLayout {
             return_key: trace.strings.find("return"),
             arg_keys: argument_keys(trace),
             events_outside_calls: trace.format != Some(Format::Uftrace),
+            base_depth: base_depths(trace),
             ns_per_unit: if trace.time_unit == Some(TimeUnit::Us) {
                 1000
             } else {
@@ -173,9 +181,13 @@ impl ReplayLayout {
         cells
     }
 
-    fn indent(&self, thread: u32, depth: u16, out: &mut String) {
+    fn indent(&self, thread: u32, depth: u16, time: i64, out: &mut String) {
         let column = self.column.get(thread as usize).copied().unwrap_or(0);
-        for _ in 0..depth + column * COLUMN_OFFSET {
+        let base = match self.base_depth.get(thread as usize) {
+            Some(&(base, until)) if time < until => base,
+            _ => 0,
+        };
+        for _ in 0..depth + base + column * COLUMN_OFFSET {
             out.push_str("  ");
         }
     }
@@ -204,7 +216,9 @@ impl ReplayLayout {
                 if self.write_detail(trace, lane, span, self.return_key, " = ", out) {
                     out.push(';');
                 }
-                let _ = write!(out, " /* {name} */");
+                out.push_str(" /* ");
+                out.push_str(name);
+                out.push_str(" */");
             }
             (SpanRow::Entry { .. }, true) => {
                 let reason = name.strip_prefix("linux:schedule").unwrap_or("");
@@ -272,7 +286,7 @@ impl SpanLayout for ReplayLayout {
         cells.delta = previous_time.map_or(0, |p| ns(time.saturating_sub(p)));
         cells.elapsed = context.first_time.map_or(0, |f| ns(time.saturating_sub(f)));
         write_cells(out, &self.options.fields, &cells);
-        self.indent(thread, depth, out);
+        self.indent(thread, depth, row_time(trace, row).unwrap_or(0), out);
         match row {
             SpanRow::Entry { span, .. }
             | SpanRow::Exit { span, .. }
@@ -324,9 +338,21 @@ impl SpanLayout for ReplayLayout {
         !(self.options.no_sched && off_cpu())
     }
 
+    fn shows_entry(&self, trace: &Trace, thread: u32, span: u32) -> bool {
+        let flags = trace
+            .threads
+            .get(thread as usize)
+            .and_then(|t| t.spans.flags.get(span as usize));
+        flags.is_none_or(|f| f & SPAN_START_REPAIRED == 0)
+    }
+
     fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
         // The decoder puts a LOST record at the time of the record before it.
         marker_name(trace, thread, instant) == LOST
+    }
+
+    fn needs_previous_thread(&self) -> bool {
+        self.options.task_newline
     }
 
     fn needs_previous_time(&self) -> bool {
@@ -391,54 +417,4 @@ fn write_value(trace: &Trace, value: Value, out: &mut String) {
             let _ = write!(out, "{}{n}", trace.str(id));
         }
     }
-}
-
-/// Each thread's `--column-view` column: threads in the order of their
-/// first record.
-fn columns(trace: &Trace) -> Vec<u16> {
-    let first = |t: &Thread| {
-        let span = t.spans.start.first().copied().unwrap_or(i64::MAX);
-        span.min(t.instants.time.first().copied().unwrap_or(i64::MAX))
-    };
-    let mut order: Vec<usize> = (0..trace.threads.len()).collect();
-    order.sort_by_key(|&t| trace.threads.get(t).map_or(i64::MAX, first));
-    let mut column = vec![0u16; trace.threads.len()];
-    for (at, t) in order.into_iter().enumerate() {
-        if let Some(slot) = column.get_mut(t) {
-            *slot = at as u16;
-        }
-    }
-    column
-}
-
-/// uftrace's closing note on the calls still open when the recording
-/// stopped: per task, innermost first.
-fn remaining_functions(trace: &Trace) -> Vec<String> {
-    let mut lines = Vec::new();
-    for lane in &trace.threads {
-        let open: Vec<usize> = (0..lane.spans.len())
-            .filter(|&s| {
-                lane.spans
-                    .flags
-                    .get(s)
-                    .is_some_and(|f| f & SPAN_OPEN_AT_END != 0 && f & SPAN_OFF_CPU == 0)
-            })
-            .collect();
-        if open.is_empty() {
-            continue;
-        }
-        if lines.is_empty() {
-            lines.push(String::new());
-            lines.push("uftrace stopped tracing with remaining functions".into());
-            lines.push("================================================".into());
-        }
-        lines.push(format!("task: {}", lane.id));
-        for &s in open.iter().rev() {
-            let depth = lane.spans.depth.get(s).copied().unwrap_or(0);
-            let name = lane.spans.name.get(s).map_or("", |&id| trace.str(id));
-            lines.push(format!("[{depth}] {name}"));
-        }
-        lines.push(String::new());
-    }
-    lines
 }

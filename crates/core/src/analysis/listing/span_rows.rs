@@ -43,7 +43,8 @@ pub(super) struct RowContext {
     pub first_time: Option<i64>,
     /// A marker's nesting depth (open calls of its thread at its time).
     pub depth: u16,
-    /// The thread of the row before (any thread), for task changes.
+    /// The thread of the row before (any thread), for task changes (only
+    /// when the layout asks, [`SpanLayout::needs_previous_thread`]).
     pub previous_thread: Option<u32>,
 }
 
@@ -65,9 +66,18 @@ pub(super) trait SpanLayout {
     fn shows_span(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
         true
     }
+    /// False for a span shown by its exit row alone (a call its thread
+    /// began inside of).
+    fn shows_entry(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
+        true
+    }
     /// True when marker `instant` of `thread` comes after the exits at its
     /// time (other markers come before them).
     fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
+        false
+    }
+    /// True when rows need [`RowContext::previous_thread`].
+    fn needs_previous_thread(&self) -> bool {
         false
     }
     /// True when rows need [`RowContext::previous_time`].
@@ -124,8 +134,11 @@ impl Taken {
         match step {
             Step::Entry(span) => {
                 let id = row_id(2 * (base + u64::from(span)));
-                self.last = Some(id);
-                if layout.shows_span(trace, index, span) {
+                // An entry that is no row can't make its call one row.
+                let shown =
+                    layout.shows_span(trace, index, span) && layout.shows_entry(trace, index, span);
+                self.last = shown.then_some(id);
+                if shown {
                     self.rows.push(id);
                 }
             }
@@ -371,10 +384,10 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             return;
         };
         let thread = row_thread(this);
-        let mut context = RowContext {
-            previous_thread: row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread),
-            ..RowContext::default()
-        };
+        let mut context = RowContext::default();
+        if self.layout.needs_previous_thread() {
+            context.previous_thread = row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread);
+        }
         if self.layout.needs_previous_time() {
             [context.previous_time, context.before_previous_time] =
                 self.previous_times(trace, row, thread);
