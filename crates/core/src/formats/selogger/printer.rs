@@ -135,7 +135,13 @@ impl PrinterTables {
     }
 
     /// Writes the tables into `log`, each distinct text once in its text table.
-    pub fn fill(self, log: &mut EventLog) {
+    pub fn fill(mut self, log: &mut EventLog) {
+        // A row the replay could read but this reader could not still has
+        // its events in the log: it gets a missing site.
+        let needed = log.site.iter().max().map_or(0, |&site| site as usize + 1);
+        if self.sites.len() < needed {
+            self.sites.resize_with(needed, || None);
+        }
         let mut strings = Texts::default();
         let empty = strings.intern(log, "");
         for site in &self.sites {
