@@ -35,6 +35,11 @@ impl ListingState {
     }
 }
 
+/// The time one slice of the build aims at, in ms: the user waits on the
+/// build, so its slices are longer than a narrowing's (fewer pauses), and
+/// still well under the 50 ms of a long task.
+const BUILD_SLICE_MS: f64 = 30.0;
+
 thread_local! {
     /// The latest build request: an older build stops at its next pause.
     static LATEST: Cell<u32> = const { Cell::new(0) };
@@ -89,7 +94,7 @@ impl App {
 async fn build(loaded: &Loaded, options: ListingOptions, generation: u32) -> Option<ListingTiming> {
     yield_to_browser().await; // let the view paint its "building" note first
     let started = browser::now();
-    let mut slices = SliceBudget::default();
+    let mut slices = SliceBudget::aiming(BUILD_SLICE_MS);
     let mut work = ListingBuild::new(&loaded.trace, options.clone());
     let result = loop {
         let slice = browser::now();

@@ -11,7 +11,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { cliPath, fixtureDir, nextFrames, openEmpty, waitForState, withPage } = require('./lib.js');
+const { cliPath, fixtureDir, nextFrames, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const CASES = [
@@ -20,6 +20,9 @@ const CASES = [
   { name: 'rtrace c-leaks', dir: () => path.join(FIXTURES, 'rtrace/c-leaks') },
 ];
 const EDGE = 200;
+// Screenshots go to tests/e2e/out/views/ (and docs/views/ with FLAMEDROP_UPDATE_DOCS=1).
+const SHOTS = [path.join(__dirname, 'out', 'views')];
+if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(__dirname, '..', '..', 'docs', 'views'));
 
 /** `flamedrop replay DIR [args]`: { lines } (no final empty line) or { error } (its message). */
 function cliReplay(dir, ...args) {
@@ -161,4 +164,5 @@ test('listing: a row selects its span, a span selected in the timeline is the se
     await page.keyboard.press('n');
     await page.waitForFunction(() => /printf/.test(document.querySelector('.listing-row.selected')?.textContent || ''));
     assert.equal(await page.textContent('#detail .detail-name'), 'printf');
+    await saveShots(page, SHOTS, 'listing.png');
   }));
