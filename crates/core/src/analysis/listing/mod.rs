@@ -16,7 +16,11 @@
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
 mod options;
+mod replay_columns;
+mod replay_events;
 mod replay_layout;
+mod replay_symbols;
+mod replay_time;
 mod span_rows;
 
 pub use options::{ListingOptions, LogPrinterOptions, PostprocOptions, ReplayField, ReplayOptions};

@@ -82,10 +82,12 @@ impl Default for ReplayOptions {
 
 impl ReplayOptions {
     /// Applies a `-f` value as uftrace does: a comma-separated list of
-    /// fields replaces the default, `+f1,f2` adds to it, `none` empties it.
+    /// fields replaces the default, `+f1,f2` adds to it, `none` empties it,
+    /// `all` takes every field. The columns come in uftrace's own order
+    /// ([`ReplayField::ALL`]), whatever order the list names them in.
     pub fn set_fields(&mut self, spec: &str) -> Result<(), ListingError> {
-        let (mut fields, list) = match spec.strip_prefix('+') {
-            Some(rest) => (self.fields.clone(), rest),
+        let (mut chosen, list) = match spec.strip_prefix('+') {
+            Some(rest) => (ReplayOptions::default().fields, rest),
             None => (Vec::new(), spec),
         };
         if list == "none" {
@@ -93,16 +95,22 @@ impl ReplayOptions {
             return Ok(());
         }
         for name in list.split(',').filter(|name| !name.is_empty()) {
+            if name == "all" {
+                chosen = ReplayField::ALL.iter().map(|(_, field)| *field).collect();
+                break;
+            }
             let field = ReplayField::ALL
                 .iter()
                 .find(|(known, _)| *known == name)
                 .map(|(_, field)| *field)
                 .ok_or_else(|| ListingError::BadOption(format!("unknown field: {name}")))?;
-            if !fields.contains(&field) {
-                fields.push(field);
-            }
+            chosen.push(field);
         }
-        self.fields = fields;
+        self.fields = ReplayField::ALL
+            .iter()
+            .map(|(_, field)| *field)
+            .filter(|field| chosen.contains(field))
+            .collect();
         Ok(())
     }
 }
@@ -132,12 +140,17 @@ mod tests {
     #[test]
     fn fields_replace_add_and_clear() {
         let mut options = ReplayOptions::default();
-        options.set_fields("time,delta").unwrap();
-        assert_eq!(options.fields, [ReplayField::Time, ReplayField::Delta]);
+        // uftrace puts the columns in its own order.
+        options.set_fields("time,delta,duration").unwrap();
+        assert_eq!(
+            options.fields,
+            [ReplayField::Duration, ReplayField::Time, ReplayField::Delta]
+        );
+        // `+` adds to the default (duration, tid), not to what was set.
         options.set_fields("+addr").unwrap();
         assert_eq!(
             options.fields,
-            [ReplayField::Time, ReplayField::Delta, ReplayField::Addr]
+            [ReplayField::Duration, ReplayField::Tid, ReplayField::Addr]
         );
         options.set_fields("none").unwrap();
         assert!(options.fields.is_empty());

@@ -15,7 +15,8 @@
 
 use super::{RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
-use crate::model::{Thread, Trace};
+use crate::model::{Thread, Trace, SPAN_OPEN_AT_END};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -28,15 +29,42 @@ pub(super) enum SpanRow {
     Marker { thread: u32, instant: u32 },
 }
 
+/// What a layout is told of a row besides what it is.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RowContext {
+    /// The time of the row's thread's row before it (only when the layout
+    /// asks for it, [`SpanLayout::needs_previous_time`]).
+    pub previous_time: Option<i64>,
+    /// The time of the listing's first row.
+    pub first_time: Option<i64>,
+    /// A marker's nesting depth (open calls of its thread at its time).
+    pub depth: u16,
+    /// The thread of the row before (any thread), for task changes.
+    pub previous_thread: Option<u32>,
+}
+
 /// How the rows of a span listing are written: the layout's half.
 pub(super) trait SpanLayout {
     /// The lines before the first row.
     fn header(&self, trace: &Trace) -> Vec<String>;
-    /// Appends `row`'s text; `previous` is the row before it, if any (for
-    /// delta columns and task changes).
-    fn write(&self, trace: &Trace, row: SpanRow, previous: Option<SpanRow>, out: &mut String);
-    /// True when marker `instant` of `thread` is a row of the listing.
-    fn shows_marker(&self, trace: &Trace, thread: u32, instant: u32) -> bool;
+    /// The lines after the last row.
+    fn footer(&self, _trace: &Trace) -> Vec<String> {
+        Vec::new()
+    }
+    /// Appends `row`'s text.
+    fn write(&self, trace: &Trace, row: SpanRow, context: &RowContext, out: &mut String);
+    /// The depth marker `instant` of `thread` is written at when `open`
+    /// calls of its thread are open at its time; `None` hides it.
+    fn marker_depth(&self, trace: &Trace, thread: u32, instant: u32, open: u16) -> Option<u16>;
+    /// True when rows need [`RowContext::previous_time`].
+    fn needs_previous_time(&self) -> bool {
+        false
+    }
+    /// True when `row` sets its thread's time for the next row's
+    /// [`RowContext::previous_time`].
+    fn sets_time(&self, _trace: &Trace, _row: SpanRow) -> bool {
+        true
+    }
 }
 
 /// A span listing: the index and the layout that writes it.
@@ -49,6 +77,17 @@ pub(super) struct SpanRows<L: SpanLayout> {
     span_base: Vec<u32>,
     /// Markers before each thread.
     marker_base: Vec<u32>,
+    /// Per marker (global place): the depth it is written at.
+    marker_depth: Vec<u16>,
+    /// Each thread's last row time as of the row written last, so writing
+    /// the rows in order finds [`RowContext::previous_time`] at once.
+    sequence: RefCell<Sequence>,
+}
+
+#[derive(Default)]
+struct Sequence {
+    next_row: usize,
+    last_time: Vec<Option<i64>>,
 }
 
 impl<L: SpanLayout> SpanRows<L> {
@@ -57,13 +96,15 @@ impl<L: SpanLayout> SpanRows<L> {
         let span_base = bases(trace.threads.iter().map(|t| t.spans.len()));
         let marker_base = bases(trace.threads.iter().map(|t| t.instants.len()));
         let spans = span_base.last().copied().unwrap_or(0) as usize;
-        let mut rows = Vec::new();
+        let markers = marker_base.last().copied().unwrap_or(0) as usize;
+        let mut rows: Vec<u32> = Vec::new();
         let mut leaf = vec![0u64; spans.div_ceil(64)];
+        let mut marker_depth = vec![0u16; markers];
         let mut walks: Vec<Walk> = (0..trace.threads.len()).map(|_| Walk::default()).collect();
         let mut next: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
         for (index, thread) in trace.threads.iter().enumerate() {
             let walk = &mut walks[index];
-            walk.advance(thread, index as u32, &layout, trace);
+            walk.advance(thread);
             if let Some(time) = walk.time() {
                 next.push(Reverse((time, index as u32)));
             }
@@ -75,25 +116,35 @@ impl<L: SpanLayout> SpanRows<L> {
                 continue;
             };
             let base = u64::from(span_base.get(t).copied().unwrap_or(0));
+            let open = walk.open.len() as u16;
             match walk.take() {
                 Some(Step::Entry(span)) => rows.push(row_id(2 * (base + u64::from(span)))),
-                Some(Step::Exit(span, is_leaf)) => {
+                Some(Step::Exit(span)) => {
                     let g = base + u64::from(span);
-                    if is_leaf {
+                    let flags = thread.spans.flags.get(span as usize).copied().unwrap_or(0);
+                    // A call whose exit comes right after its entry, over
+                    // all threads, is one row (uftrace merges the two).
+                    if rows.last() == Some(&row_id(2 * g)) {
                         if let Some(bits) = leaf.get_mut((g / 64) as usize) {
                             *bits |= 1 << (g % 64);
                         }
-                    } else {
+                    } else if flags & SPAN_OPEN_AT_END == 0 {
                         rows.push(row_id(2 * g + 1));
                     }
                 }
                 Some(Step::Marker(instant)) => {
-                    let m = u64::from(marker_base.get(t).copied().unwrap_or(0));
-                    rows.push(row_id(marker_row + m + u64::from(instant)));
+                    let m =
+                        u64::from(marker_base.get(t).copied().unwrap_or(0)) + u64::from(instant);
+                    if let Some(depth) = layout.marker_depth(trace, index, instant, open) {
+                        if let Some(slot) = marker_depth.get_mut(m as usize) {
+                            *slot = depth;
+                        }
+                        rows.push(row_id(marker_row + m));
+                    }
                 }
                 None => {}
             }
-            walk.advance(thread, index, &layout, trace);
+            walk.advance(thread);
             if let Some(time) = walk.time() {
                 next.push(Reverse((time, index)));
             }
@@ -105,6 +156,8 @@ impl<L: SpanLayout> SpanRows<L> {
             leaf,
             span_base,
             marker_base,
+            marker_depth,
+            sequence: RefCell::new(Sequence::default()),
         }
     }
 
@@ -139,20 +192,9 @@ impl<L: SpanLayout> SpanRows<L> {
 
     /// The time of row `row` (a span's start or end, a marker's time).
     fn time(&self, trace: &Trace, row: usize) -> i64 {
-        let at = |thread: u32| trace.threads.get(thread as usize);
-        let time = match self.row(row) {
-            Some(SpanRow::Entry { thread, span } | SpanRow::Leaf { thread, span }) => {
-                at(thread).and_then(|t| t.spans.start.get(span as usize).copied())
-            }
-            Some(SpanRow::Exit { thread, span }) => {
-                at(thread).and_then(|t| t.spans.end.get(span as usize).copied())
-            }
-            Some(SpanRow::Marker { thread, instant }) => {
-                at(thread).and_then(|t| t.instants.time.get(instant as usize).copied())
-            }
-            None => None,
-        };
-        time.unwrap_or(i64::MAX)
+        self.row(row)
+            .and_then(|r| row_time(trace, r))
+            .unwrap_or(i64::MAX)
     }
 
     /// The row holding id `id`, which is at time `time`: rows are in time
@@ -162,6 +204,60 @@ impl<L: SpanLayout> SpanRows<L> {
         (first..self.rows.len())
             .take_while(|&row| self.time(trace, row) <= time)
             .find(|&row| self.rows.get(row) == Some(&id))
+    }
+
+    /// The time of the last row before `row` of `thread` that sets its
+    /// thread's time.
+    fn previous_time(&self, trace: &Trace, row: usize, thread: u32) -> Option<i64> {
+        let mut sequence = self.sequence.borrow_mut();
+        if row == 0 {
+            sequence.next_row = 0;
+            sequence.last_time.clear();
+            sequence.last_time.resize(trace.threads.len(), None);
+        }
+        if sequence.next_row == row && sequence.last_time.len() == trace.threads.len() {
+            let time = sequence.last_time.get(thread as usize).copied().flatten();
+            if let Some(this) = self.row(row) {
+                if self.layout.sets_time(trace, this) {
+                    let slot = sequence.last_time.get_mut(row_thread(this) as usize);
+                    if let Some(slot) = slot {
+                        *slot = row_time(trace, this);
+                    }
+                }
+            }
+            sequence.next_row = row + 1;
+            return time;
+        }
+        (0..row).rev().find_map(|r| {
+            let earlier = self.row(r)?;
+            (row_thread(earlier) == thread && self.layout.sets_time(trace, earlier))
+                .then(|| row_time(trace, earlier))
+                .flatten()
+        })
+    }
+}
+
+/// The thread of a row.
+fn row_thread(row: SpanRow) -> u32 {
+    match row {
+        SpanRow::Entry { thread, .. }
+        | SpanRow::Exit { thread, .. }
+        | SpanRow::Leaf { thread, .. }
+        | SpanRow::Marker { thread, .. } => thread,
+    }
+}
+
+/// The time of a row: a call's start (entry, leaf) or end (exit), a marker's time.
+pub(super) fn row_time(trace: &Trace, row: SpanRow) -> Option<i64> {
+    let at = |thread: u32| trace.threads.get(thread as usize);
+    match row {
+        SpanRow::Entry { thread, span } | SpanRow::Leaf { thread, span } => {
+            at(thread)?.spans.start.get(span as usize).copied()
+        }
+        SpanRow::Exit { thread, span } => at(thread)?.spans.end.get(span as usize).copied(),
+        SpanRow::Marker { thread, instant } => {
+            at(thread)?.instants.time.get(instant as usize).copied()
+        }
     }
 }
 
@@ -189,11 +285,28 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
         self.layout.header(trace)
     }
 
+    fn footer(&self, trace: &Trace) -> Vec<String> {
+        self.layout.footer(trace)
+    }
+
     fn write_row(&self, trace: &Trace, row: usize, out: &mut String) {
-        if let Some(this) = self.row(row) {
-            let previous = row.checked_sub(1).and_then(|r| self.row(r));
-            self.layout.write(trace, this, previous, out);
+        let Some(this) = self.row(row) else {
+            return;
+        };
+        let thread = row_thread(this);
+        let mut context = RowContext {
+            previous_thread: row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread),
+            ..RowContext::default()
+        };
+        if self.layout.needs_previous_time() {
+            context.previous_time = self.previous_time(trace, row, thread);
+            context.first_time = self.row(0).and_then(|r| row_time(trace, r));
         }
+        if let SpanRow::Marker { thread, instant } = this {
+            let m = self.marker_base.get(thread as usize).copied().unwrap_or(0) + instant;
+            context.depth = self.marker_depth.get(m as usize).copied().unwrap_or(0);
+        }
+        self.layout.write(trace, this, &context, out);
     }
 
     fn info(&self, trace: &Trace, row: usize) -> RowInfo {
@@ -224,7 +337,8 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             let i = instant as usize;
             info.time = lane.instants.time.get(i).copied();
             info.name = lane.instants.name.get(i).copied();
-            info.depth = info.time.map_or(0, |t| open_depth(lane, t));
+            let m = self.marker_base.get(thread as usize).copied().unwrap_or(0) + instant;
+            info.depth = self.marker_depth.get(m as usize).copied().unwrap_or(0);
         }
         if let (RowKind::Entry, Some(lane), Some(span)) = (kind, lane, span) {
             let end = lane
@@ -258,16 +372,13 @@ struct Walk {
     next_marker: usize,
     /// Open spans, outermost first.
     open: Vec<u32>,
-    /// The step taken last, to tell a leaf (its exit right after its entry).
-    last_entry: Option<u32>,
     pending: Option<(i64, Step)>,
 }
 
 #[derive(Clone, Copy, Debug)]
 enum Step {
     Entry(u32),
-    /// The span, and whether nothing came between its entry and its exit.
-    Exit(u32, bool),
+    Exit(u32),
     Marker(u32),
 }
 
@@ -277,23 +388,13 @@ impl Walk {
     }
 
     fn take(&mut self) -> Option<Step> {
-        let (_, step) = self.pending.take()?;
-        self.last_entry = match step {
-            Step::Entry(span) => Some(span),
-            _ => None,
-        };
-        Some(step)
+        self.pending.take().map(|(_, step)| step)
     }
 
     /// Finds the thread's next step (entry, exit or marker).
-    fn advance(&mut self, thread: &Thread, index: u32, layout: &impl SpanLayout, trace: &Trace) {
+    fn advance(&mut self, thread: &Thread) {
         let spans = &thread.spans;
         let instants = &thread.instants;
-        while self.next_marker < instants.len()
-            && !layout.shows_marker(trace, index, self.next_marker as u32)
-        {
-            self.next_marker += 1;
-        }
         let next_start = spans.start.get(self.next_span).copied();
         let next_depth = spans.depth.get(self.next_span).copied();
         let marker_time = instants.time.get(self.next_marker).copied();
@@ -307,8 +408,7 @@ impl Walk {
             let before_marker = marker_time.is_none_or(|m| top_end <= m);
             if before_call && before_marker {
                 self.open.pop();
-                let is_leaf = self.last_entry == Some(top);
-                self.pending = Some((top_end, Step::Exit(top, is_leaf)));
+                self.pending = Some((top_end, Step::Exit(top)));
                 return;
             }
         }
@@ -350,16 +450,4 @@ fn place(base: &[u32], g: u32) -> Option<(u32, u32)> {
 
 fn row_id(id: u64) -> u32 {
     u32::try_from(id).unwrap_or(u32::MAX)
-}
-
-/// How many spans of `thread` are open at `time` (the depth a marker at
-/// that time is written at).
-fn open_depth(thread: &Thread, time: i64) -> u16 {
-    let spans = &thread.spans;
-    let last = spans.start.partition_point(|&s| s <= time);
-    (0..last)
-        .rev()
-        .find(|&s| spans.end.get(s).is_some_and(|&e| e > time))
-        .and_then(|s| spans.depth.get(s).map(|d| d + 1))
-        .unwrap_or(0)
 }

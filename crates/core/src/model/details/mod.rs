@@ -120,6 +120,20 @@ impl Details {
         }
     }
 
+    /// Calls `each(key, value)` for the fields of `owner`, in order, without
+    /// allocating (`path` is scratch space the caller keeps): for writers
+    /// that format fields per row (the listing).
+    pub fn visit_fields(
+        &self,
+        owner: u32,
+        path: &mut Vec<u32>,
+        mut each: impl FnMut(StrId, Value),
+    ) {
+        for group in self.groups_of(owner) {
+            self.each_field(group, path, &mut each);
+        }
+    }
+
     /// The fields of `owner` as text, in the order they were added.
     pub fn fields_of(&self, owner: u32, strings: &StringTable) -> Vec<Field> {
         let mut out = Vec::new();
