@@ -16,6 +16,7 @@
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
 mod options;
+mod postproc;
 mod replay_columns;
 mod replay_events;
 mod replay_layout;
@@ -23,7 +24,10 @@ mod replay_symbols;
 mod replay_time;
 mod span_rows;
 
-pub use options::{ListingOptions, LogPrinterOptions, PostprocOptions, ReplayField, ReplayOptions};
+pub use options::{
+    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocSort, ReplayField,
+    ReplayOptions,
+};
 
 use crate::analysis::meter::{run_to_end, Meter};
 use crate::model::{Format, StrId, Trace};
@@ -280,9 +284,7 @@ async fn build(
             .await,
         ),
         Some(Format::SpRtrace) => {
-            return Err(ListingError::Unavailable(
-                "the sp-rtrace listing is not written yet".into(),
-            ))
+            Box::new(postproc::PostprocRows::build(trace, &options.postproc, &meter).await?)
         }
         Some(Format::Selogger) => {
             return Err(ListingError::Unavailable(

@@ -131,6 +131,60 @@ pub struct PostprocOptions {
     pub leaks: bool,
     /// `-c`: calls with the same backtrace merged into one entry.
     pub compress: bool,
+    /// `-s size|size-asc|count|count-asc`: the order of `-c`'s groups
+    /// (postproc refuses it without `-c`); `None` is `size-asc`.
+    pub sort: Option<PostprocSort>,
+    /// `-C <hex mask>`: only the calls made in one of these contexts
+    /// (`-C 0`: only the calls made in none), and only these contexts in the
+    /// registry.
+    pub context: Option<u32>,
+    /// `-R <hex mask>`: only the calls of these resource types (bit
+    /// `1 << (id - 1)`); 0 filters nothing, as in postproc.
+    pub resources: Option<u32>,
+    /// `-b <depth>`: backtraces cut to this many frames (and the header's
+    /// depth set to it).
+    pub depth: Option<u32>,
+}
+
+/// `sp-rtrace-postproc -s`: how `-c`'s backtrace groups are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PostprocSort {
+    /// `size`: largest total size first.
+    Size,
+    /// `size-asc` (the default): smallest total size first.
+    #[default]
+    SizeAsc,
+    /// `count`: most calls first.
+    Count,
+    /// `count-asc`: fewest calls first.
+    CountAsc,
+}
+
+impl PostprocSort {
+    /// The order named as postproc's `-s` takes it.
+    pub fn parse(name: &str) -> Result<PostprocSort, ListingError> {
+        Ok(match name {
+            "size" => PostprocSort::Size,
+            "size-asc" => PostprocSort::SizeAsc,
+            "count" => PostprocSort::Count,
+            "count-asc" => PostprocSort::CountAsc,
+            _ => {
+                return Err(ListingError::BadOption(format!(
+                    "unknown sort order: {name} (size, size-asc, count, count-asc)"
+                )))
+            }
+        })
+    }
+}
+
+/// A `-C` / `-R` mask as postproc reads it: hexadecimal, `0x` allowed.
+pub fn parse_hex_mask(text: &str) -> Result<u32, ListingError> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    u32::from_str_radix(digits, 16)
+        .map_err(|_| ListingError::BadOption(format!("not a hexadecimal mask: {text}")))
 }
 
 #[cfg(test)]

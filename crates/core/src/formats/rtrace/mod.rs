@@ -14,6 +14,7 @@ mod calls;
 mod elf;
 mod framing;
 mod handshake;
+pub mod listing_tables;
 mod matching;
 mod modules;
 mod packets;

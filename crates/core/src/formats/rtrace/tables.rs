@@ -4,6 +4,7 @@
 
 use super::call_details::clock_text;
 use super::calls::Outcome;
+use super::listing_tables;
 use super::modules::Symbolizer;
 use super::packets::HEAP_FIELDS;
 use super::session::Session;
@@ -34,6 +35,10 @@ pub fn add_all(
         builder.table(table);
     }
     builder.table(mapping_table(session, symbolizer));
+    builder.table(listing_tables::backtrace_table(session));
+    if !session.resources.is_empty() {
+        builder.table(listing_tables::resource_type_table(session));
+    }
 }
 
 /// Live blocks grouped by identical backtrace, biggest first.

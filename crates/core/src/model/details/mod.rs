@@ -134,6 +134,15 @@ impl Details {
         }
     }
 
+    /// Calls `each(key, value)` for every field of `owner`, in the order
+    /// they were added, without making text (a listing writes rows with it).
+    pub fn each_of(&self, owner: u32, mut each: impl FnMut(StrId, Value)) {
+        let mut path = Vec::new();
+        for group in self.groups_of(owner) {
+            self.each_field(group, &mut path, &mut each);
+        }
+    }
+
     /// The fields of `owner` as text, in the order they were added.
     pub fn fields_of(&self, owner: u32, strings: &StringTable) -> Vec<Field> {
         let mut out = Vec::new();

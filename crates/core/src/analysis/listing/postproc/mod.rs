@@ -1,0 +1,328 @@
+//! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1) prints for a
+//! binary trace with no option, `-l` (leaks), `-c` (calls grouped by
+//! backtrace), `-s` (group order), `-C` (contexts), `-R` (resource types)
+//! and `-b` (backtrace depth). `-r` (names from `sp-rtrace-resolve`) is not
+//! offered: its names come from the recording machine's libraries.
+//!
+//! The header lines come first ([`Rows::header`]); then a row per output
+//! line: a call (`N. [hh:mm:ss.mmm] malloc(32) = 0x…`, a
+//! [`RowKind::Record`]), its `$argument` and `0xframe` lines
+//! ([`RowKind::Continuation`]), the blank line after each backtrace; with
+//! `-c`, each group's calls, its `# allocation summary` line and its
+//! frames. `-l`'s per-resource summary is the footer.
+
+mod facts;
+mod header;
+mod registry;
+mod select;
+
+use super::{ListingError, PostprocOptions, RowInfo, RowKind, Rows};
+use crate::analysis::meter::Meter;
+use crate::model::Trace;
+use facts::{CallFacts, Keys};
+use header::HeaderOptions;
+use registry::Registry;
+use select::{Group, Kept};
+
+/// What a row prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// A call line; `of` is the kept call.
+    Call,
+    /// The `at`-th `$argument` of the call.
+    Argument,
+    /// A frame: `at` is its place in [`Registry::frames`].
+    Frame,
+    /// `# allocation summary:` of group `of`.
+    Summary,
+    Blank,
+}
+
+/// One row: what it prints and of which call (or group).
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    line: Line,
+    /// The kept call (or, for a summary, the group) the row belongs to;
+    /// `u32::MAX` for a group's frames and blank line.
+    of: u32,
+    at: u32,
+}
+
+/// The rows of postproc's listing of one trace.
+pub(super) struct PostprocRows {
+    thread: usize,
+    registry: Registry,
+    calls: Vec<Kept>,
+    groups: Vec<Group>,
+    rows: Vec<Row>,
+    /// (span, row of its call line), by span.
+    call_rows: Vec<(u32, u32)>,
+    header: Vec<String>,
+    footer: Vec<String>,
+    show_type: bool,
+}
+
+impl PostprocRows {
+    /// Builds the rows of `trace` for `options`.
+    pub async fn build(
+        trace: &Trace,
+        options: &PostprocOptions,
+        meter: &Meter,
+    ) -> Result<PostprocRows, ListingError> {
+        if options.sort.is_some() && !options.compress {
+            return Err(ListingError::BadOption(
+                "-s (sort) only orders the groups of -c".into(),
+            ));
+        }
+        let mut registry = Registry::read(trace);
+        let show_type = select::settle_resources(&mut registry, options);
+        let thread = trace
+            .threads
+            .iter()
+            .position(|t| !t.spans.is_empty())
+            .unwrap_or(0);
+        let keys = Keys::of(trace);
+        let spans = trace.threads.get(thread).map_or(0, |t| t.spans.len());
+        let mut calls = Vec::with_capacity(spans);
+        for span in 0..spans as u32 {
+            meter.tick().await;
+            let facts = facts::read(trace, thread, span, &keys, &registry);
+            if select::passes(&facts, &registry, options) {
+                calls.push(Kept { span, facts });
+            }
+        }
+        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        let mut footer = Vec::new();
+        if options.leaks {
+            calls = select::leaks(calls, &registry);
+            for (text, description, blocks, bytes) in select::leak_summary(&calls, &registry) {
+                footer.push(format!("# Resource - {text} ({description}):"));
+                footer.push(format!(
+                    "# {blocks} block(s) leaked with total size of {bytes} bytes"
+                ));
+            }
+        }
+        let filter = match (options.leaks, options.compress) {
+            (true, true) => Some("leaks|compress"),
+            (true, false) => Some("leaks"),
+            (false, true) => Some("compress"),
+            (false, false) => None,
+        };
+        let header = header::lines(
+            trace,
+            &registry,
+            &HeaderOptions {
+                filter,
+                depth: options.depth,
+                context: options.context,
+                blocks,
+            },
+        );
+        let mut built = PostprocRows {
+            thread,
+            registry,
+            calls,
+            groups: Vec::new(),
+            rows: Vec::new(),
+            call_rows: Vec::new(),
+            header,
+            footer,
+            show_type,
+        };
+        if options.compress {
+            let sort = options.sort.unwrap_or_default();
+            built.groups = select::groups(&built.calls, &built.registry, sort);
+            built.grouped_rows(options.depth, meter).await;
+        } else {
+            built.plain_rows(options.depth, meter).await;
+        }
+        built.call_rows.sort_unstable();
+        Ok(built)
+    }
+
+    /// Each call with its arguments, frames and a blank line.
+    async fn plain_rows(&mut self, depth: Option<u32>, meter: &Meter) {
+        for (of, call) in self.calls.iter().enumerate() {
+            meter.tick().await;
+            let of = of as u32;
+            push_call(&mut self.rows, &mut self.call_rows, of, call);
+            let (start, frames) = self.frames(call.facts.backtrace, depth);
+            for at in start..start + frames {
+                self.rows.push(Row {
+                    line: Line::Frame,
+                    of,
+                    at,
+                });
+            }
+            self.rows.push(Row {
+                line: Line::Blank,
+                of,
+                at: 0,
+            });
+        }
+    }
+
+    /// Each group's calls with their arguments, its summary, its frames and
+    /// a blank line.
+    async fn grouped_rows(&mut self, depth: Option<u32>, meter: &Meter) {
+        for (g, group) in self.groups.iter().enumerate() {
+            for &of in &group.calls {
+                meter.tick().await;
+                if let Some(call) = self.calls.get(of as usize) {
+                    push_call(&mut self.rows, &mut self.call_rows, of, call);
+                }
+            }
+            self.rows.push(Row {
+                line: Line::Summary,
+                of: g as u32,
+                at: 0,
+            });
+            let (start, frames) = self.frames(group.backtrace, depth);
+            for at in start..start + frames {
+                self.rows.push(Row {
+                    line: Line::Frame,
+                    of: u32::MAX,
+                    at,
+                });
+            }
+            self.rows.push(Row {
+                line: Line::Blank,
+                of: u32::MAX,
+                at: 0,
+            });
+        }
+    }
+
+    /// Where backtrace `number`'s frames start and how many are shown.
+    fn frames(&self, number: u32, depth: Option<u32>) -> (u32, u32) {
+        let count = self.registry.backtrace(number).len() as u32;
+        let shown = depth.map_or(count, |d| count.min(d));
+        (self.registry.backtrace_start(number), shown)
+    }
+
+    fn call(&self, of: u32) -> Option<&Kept> {
+        self.calls.get(of as usize)
+    }
+}
+
+/// A call line and its argument lines.
+fn push_call(rows: &mut Vec<Row>, call_rows: &mut Vec<(u32, u32)>, of: u32, call: &Kept) {
+    call_rows.push((call.span, rows.len() as u32));
+    rows.push(Row {
+        line: Line::Call,
+        of,
+        at: 0,
+    });
+    for at in 0..call.facts.arguments {
+        rows.push(Row {
+            line: Line::Argument,
+            of,
+            at,
+        });
+    }
+}
+
+impl Rows for PostprocRows {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn header(&self, _trace: &Trace) -> Vec<String> {
+        self.header.clone()
+    }
+
+    fn footer(&self, _trace: &Trace) -> Vec<String> {
+        self.footer.clone()
+    }
+
+    fn write_row(&self, trace: &Trace, row: usize, out: &mut String) {
+        let Some(r) = self.rows.get(row) else {
+            return;
+        };
+        match r.line {
+            Line::Call => {
+                if let Some(call) = self.call(r.of) {
+                    let facts: &CallFacts = &call.facts;
+                    facts::write_call(
+                        trace,
+                        self.thread,
+                        call.span,
+                        facts,
+                        &self.registry,
+                        self.show_type,
+                        out,
+                    );
+                }
+            }
+            Line::Argument => {
+                if let Some(call) = self.call(r.of) {
+                    facts::write_argument(trace, self.thread, call.span, r.at, out);
+                }
+            }
+            Line::Frame => {
+                let frame = self.registry.frames.get(r.at as usize).copied();
+                out.push_str(&format!("\t0x{:x}", frame.unwrap_or(0)));
+            }
+            Line::Summary => {
+                if let Some(g) = self.groups.get(r.of as usize) {
+                    out.push_str(&format!(
+                        "# allocation summary: {} block(s) with total size {}",
+                        g.count, g.size
+                    ));
+                }
+            }
+            Line::Blank => {}
+        }
+    }
+
+    fn info(&self, trace: &Trace, row: usize) -> RowInfo {
+        let Some(r) = self.rows.get(row) else {
+            return RowInfo::new(RowKind::Note);
+        };
+        let kind = match r.line {
+            Line::Call | Line::Summary => RowKind::Record,
+            Line::Argument | Line::Frame => RowKind::Continuation,
+            Line::Blank => RowKind::Note,
+        };
+        let mut info = RowInfo::new(kind);
+        if let (Some(call), false) = (self.call(r.of), r.line == Line::Summary) {
+            let spans = self.thread_spans(trace);
+            info.thread = Some(self.thread as u32);
+            info.span = Some(call.span);
+            info.time = spans.and_then(|s| s.start.get(call.span as usize).copied());
+            info.name = spans.and_then(|s| s.name.get(call.span as usize).copied());
+        }
+        if kind == RowKind::Continuation {
+            info.depth = 1;
+        }
+        if kind == RowKind::Record {
+            let last = (row + 1..self.rows.len())
+                .take_while(|&next| {
+                    self.rows.get(next).is_some_and(|n| match r.line {
+                        Line::Summary => n.line == Line::Frame,
+                        _ => n.line == Line::Argument || n.line == Line::Frame,
+                    })
+                })
+                .last();
+            info.closed_by = last;
+        }
+        info
+    }
+
+    fn row_of_span(&self, _trace: &Trace, thread: u32, span: u32) -> Option<usize> {
+        if thread as usize != self.thread {
+            return None;
+        }
+        let at = self
+            .call_rows
+            .binary_search_by_key(&span, |&(s, _)| s)
+            .ok()?;
+        self.call_rows.get(at).map(|&(_, row)| row as usize)
+    }
+}
+
+impl PostprocRows {
+    fn thread_spans<'t>(&self, trace: &'t Trace) -> Option<&'t crate::model::Spans> {
+        trace.threads.get(self.thread).map(|t| &t.spans)
+    }
+}

@@ -1,0 +1,87 @@
+//! The two tables that hold what `sp-rtrace-postproc`'s listing prints and
+//! the spans do not: every distinct backtrace with its raw return addresses
+//! (a call's `backtrace` detail `#N` is row N), and the resource types as
+//! RESR registered them (id, flags, description). A string per distinct
+//! backtrace, not per call: the calls share them.
+
+use super::session::Session;
+use crate::model::{Column, Field, Table};
+
+/// Id of the backtrace table; row N is backtrace `#N` (row 0: no frames).
+pub const BACKTRACES: &str = "backtraces";
+/// Id of the resource type table, in RESR order.
+pub const RESOURCE_TYPES: &str = "resource-types";
+
+/// Every distinct backtrace of the session, by number.
+pub fn backtrace_table(session: &Session) -> Table {
+    let mut calls = vec![0u64; session.backtraces.len()];
+    for call in &session.calls {
+        if let Some(count) = calls.get_mut(call.backtrace as usize) {
+            *count += 1;
+        }
+    }
+    let mut rows = Vec::with_capacity(session.backtraces.len());
+    let mut highlight = Vec::with_capacity(session.backtraces.len());
+    for (number, (frames, calls)) in session.backtraces.iter().zip(calls).enumerate() {
+        let name = if frames.is_empty() {
+            "none".to_owned()
+        } else {
+            format!("#{number}")
+        };
+        let addresses: Vec<String> = frames.iter().map(|a| format!("{a:#x}")).collect();
+        rows.push(vec![
+            name.clone(),
+            calls.to_string(),
+            frames.len().to_string(),
+            addresses.join(" "),
+        ]);
+        highlight.push(Some(Field::new("backtrace", name)));
+    }
+    Table {
+        id: BACKTRACES.into(),
+        title: "Backtraces".into(),
+        columns: vec![
+            Column::text("backtrace"),
+            Column::number("calls"),
+            Column::number("frames"),
+            Column::text("return addresses (innermost first)"),
+        ],
+        rows,
+        row_highlight: highlight,
+        note: "Every distinct backtrace the calls carry (BTRC), with its return addresses as recorded; selecting one highlights its calls.".into(),
+    }
+}
+
+/// The resource types (RESR) in registration order.
+pub fn resource_type_table(session: &Session) -> Table {
+    Table {
+        id: RESOURCE_TYPES.into(),
+        title: "Resource types".into(),
+        columns: vec![
+            Column::number("id"),
+            Column::text("type"),
+            Column::text("description"),
+            Column::number("flags"),
+            Column::text("reference counted"),
+        ],
+        rows: session
+            .resources
+            .iter()
+            .map(|r| {
+                vec![
+                    r.id.to_string(),
+                    r.name.clone(),
+                    r.description.clone(),
+                    r.flags.to_string(),
+                    if r.refcounted() { "yes" } else { "no" }.to_owned(),
+                ]
+            })
+            .collect(),
+        row_highlight: session
+            .resources
+            .iter()
+            .map(|r| Some(Field::new("resource", r.name.clone())))
+            .collect(),
+        note: "Resource types the tracing modules registered (RESR); reference-counted types free a block when as many releases as allocations were seen.".into(),
+    }
+}
