@@ -1,8 +1,9 @@
 // The Listing view (key 6): for a uftrace, a SELogger and an sp-rtrace fixture the rows
 // window.flamedrop.listing(from, count) gives — the first 200 and the last 200 — equal the rows
-// `flamedrop replay` prints (its header and footer lines equal listingStatus().header/footer), or
-// the view says why the trace has no listing, in the CLI's words; Save gives the CLI's bytes;
-// the -f columns rebuild it as `replay -f` does; a click on a row selects its span (the
+// `flamedrop replay` prints (its header and footer lines equal listingStatus().header/footer) and
+// the rows the original tool printed (the fixture's reference/), or the view says why the trace
+// has no listing, in the CLI's words; Save gives the CLI's bytes;
+// the -f columns rebuild it as `replay -f` does, the filter stack narrows it as `replay -D` does; a click on a row selects its span (the
 // sidebar's details) and a span clicked in the timeline is the listing's selected row; n moves
 // through the rows whose text matches the search; a fold hides a call's rows; the help lists 6.
 'use strict';
@@ -14,10 +15,24 @@ const { test } = require('node:test');
 const { cliPath, fixtureDir, nextFrames, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
+// Each case's reference: what the format's own tool printed (uftrace replay, LogPrinter,
+// sp-rtrace-postproc), in the fixture's reference/ folder.
 const CASES = [
-  { name: 'uftrace c-pthreads-mutex', dir: () => fixtureDir('c-pthreads-mutex') },
-  { name: 'selogger demo-v060-omnibinary', dir: () => path.join(FIXTURES, 'selogger/demo-v060-omnibinary') },
-  { name: 'rtrace c-leaks', dir: () => path.join(FIXTURES, 'rtrace/c-leaks') },
+  {
+    name: 'uftrace c-pthreads-mutex',
+    dir: () => fixtureDir('c-pthreads-mutex'),
+    reference: 'uftrace/c-pthreads-mutex/reference/replay.txt',
+  },
+  {
+    name: 'selogger demo-v060-omnibinary',
+    dir: () => path.join(FIXTURES, 'selogger/demo-v060-omnibinary'),
+    reference: 'selogger/demo-v060-omnibinary/reference/LogPrinter.txt',
+  },
+  {
+    name: 'rtrace c-leaks',
+    dir: () => path.join(FIXTURES, 'rtrace/c-leaks'),
+    reference: 'rtrace/c-leaks/reference/postproc.txt',
+  },
 ];
 const EDGE = 200;
 // Screenshots go to tests/e2e/out/views/ (and docs/views/ with FLAMEDROP_UPDATE_DOCS=1).
@@ -84,8 +99,16 @@ for (const c of CASES) {
         return;
       }
       const rows = await assertRowsEqual(page, expected, c.name);
+      // The rows are those the original tool printed (its header lines may differ: sp-rtrace's
+      // heap statistics are not all in the trace).
+      const reference = fs.readFileSync(path.join(FIXTURES, c.reference), 'utf8').replace(/\n$/, '').split('\n');
+      const { header, footer } = await page.evaluate(() => window.flamedrop.listingStatus());
+      const toolRows = reference.slice(header.length, reference.length - footer.length);
+      assert.equal(rows.length, toolRows.length, `${c.name}: as many rows as ${c.reference}`);
+      assert.deepEqual(rows.slice(0, EDGE), toolRows.slice(0, EDGE), `${c.name}: the first rows of ${c.reference}`);
+      assert.deepEqual(rows.slice(-EDGE), toolRows.slice(-EDGE), `${c.name}: the last rows of ${c.reference}`);
       // The rows on screen are the listing's first rows, in a virtual list.
-      const shown = await page.$$eval('#listing-scroll .listing-lines .listing-row', (els) => els.map((e) => e.textContent));
+      const shown = await page.$$eval('#listing-scroll .listing-lines .listing-row .text', (els) => els.map((e) => e.textContent));
       assert.ok(shown.length > 10 && shown.length < 100, `a window of rows, not all of them (${shown.length})`);
       assert.equal(shown[0], rows[0]);
       // Save gives the CLI's bytes.
@@ -130,6 +153,15 @@ test('listing: columns as -f, folds, the help lists key 6', (t) =>
 
     await page.keyboard.press('?');
     assert.match(await page.textContent('#help'), /6[^]*listing/i);
+    await page.keyboard.press('Escape');
+
+    // The filter stack narrows the listing as the CLI's filters do.
+    await page.evaluate(() => window.flamedrop.narrow('u:-D%202'));
+    await page.waitForFunction(() => {
+      const s = window.flamedrop.listingStatus();
+      return !s.building && s.rows != null;
+    });
+    await assertRowsEqual(page, cliReplay(dir, '-D', '2'), 'narrowed by -D 2');
   }));
 
 test('listing: a row selects its span, a span selected in the timeline is the selected row, n finds rows', (t) =>

@@ -88,6 +88,7 @@ pub struct ListingView {
     /// The spacer, the rows' box and the rows (sized and moved from here:
     /// the page's CSP allows no inline styles).
     spacer: NodeRef,
+    header: NodeRef,
     lines: NodeRef,
     inner: NodeRef,
     /// Rows on screen at the last render.
@@ -102,6 +103,8 @@ pub struct ListingView {
     latest_search: Rc<Cell<u32>>,
     note: Option<String>,
     _wheel: Option<EventListener>,
+    /// A resize of the window changes how many rows fit.
+    _resize: Option<EventListener>,
 }
 
 impl Component for ListingView {
@@ -115,6 +118,7 @@ impl Component for ListingView {
             folds: Folds::new(),
             scroll: NodeRef::default(),
             spacer: NodeRef::default(),
+            header: NodeRef::default(),
             lines: NodeRef::default(),
             inner: NodeRef::default(),
             visible: 40,
@@ -124,6 +128,7 @@ impl Component for ListingView {
             latest_search: Rc::new(Cell::new(0)),
             note: None,
             _wheel: None,
+            _resize: None,
         };
         view.reveal_selected(ctx.props());
         view
@@ -194,9 +199,12 @@ impl Component for ListingView {
         };
         if self._wheel.is_none() {
             self._wheel = Some(wheel_listener(&scroll, ctx.link().callback(Msg::Wheel)));
+            let on_resize = ctx.link().callback(|()| Msg::Scrolled);
+            self._resize = web_sys::window()
+                .map(|w| EventListener::new(&w, "resize", move |_| on_resize.emit(())));
         }
         let height = f64::from(scroll.client_height());
-        let header = self.header_px(ctx.props());
+        let header = self.header_px();
         let visible = ((height - header) / ROW_PX).floor().max(1.0) as usize;
         let Some((_, shown)) = self.shown(ctx.props()) else {
             return;
@@ -255,13 +263,12 @@ impl ListingView {
         header + (shown.len() as f64 * ROW_PX).min(MAX_SPACER_PX)
     }
 
-    /// The header lines' height.
-    fn header_px(&self, props: &Props) -> f64 {
-        let lines = match props.built.as_ref().map(|b| b.0.as_ref()) {
-            Some(Ok(listing)) => listing.header(&props.loaded.trace).len(),
-            _ => 0,
-        };
-        lines as f64 * ROW_PX
+    /// The header lines' height as drawn (a long header scrolls in a box
+    /// of a few lines).
+    fn header_px(&self) -> f64 {
+        self.header
+            .cast::<HtmlElement>()
+            .map_or(0.0, |h| f64::from(h.offset_height()))
     }
 
     /// Where the scroll box should be for `top`, given how far it scrolls.

@@ -92,7 +92,7 @@ fn list(view: &ListingView, ctx: &Context<ListingView>, listing: &Listing) -> Ht
             onkeydown={ctx.link().callback(Msg::Key)}>
             <div class="listing-spacer" ref={view.spacer.clone()}>
                 <div class="listing-window">
-                    <div class="listing-header" id="listing-header">
+                    <div class="listing-header" id="listing-header" ref={view.header.clone()}>
                         { for header.into_iter().map(|h| html! { <div class="listing-row header-line"><span class="fold-space"></span><span class="text">{ h }</span></div> }) }
                     </div>
                     <div class="listing-lines" ref={view.lines.clone()}
@@ -160,7 +160,7 @@ fn toolbar(view: &ListingView, ctx: &Context<ListingView>) -> Html {
                 title="Save the listing as a text file, as the command line prints it"
                 onclick={ctx.link().callback(|_| Msg::Save)}>{ "Save" }</button>
             <span class="listing-count" id="listing-count">{ count.unwrap_or_default() }</span>
-            if let Some(note) = &view.note { <span class="note" id="listing-status" role="status">{ note.clone() }</span> }
+            if let Some(note) = &view.note { <span class="listing-status" id="listing-status" role="status">{ note.clone() }</span> }
         </div>
     }
 }
