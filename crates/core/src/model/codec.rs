@@ -12,7 +12,7 @@ mod parts;
 use super::{Format, Process, Severity, StringTable, TimeUnit, Trace};
 use bytes::{Reader, Writer};
 
-const MAGIC: &[u8; 8] = b"FLMDRP03";
+const MAGIC: &[u8; 8] = b"FLMDRP04";
 
 /// Encodes a trace.
 pub fn encode(trace: &Trace) -> Vec<u8> {
@@ -45,6 +45,7 @@ pub fn encode(trace: &Trace) -> Vec<u8> {
     w.each(&trace.allocations, Writer::allocations);
     w.each(&trace.counters, Writer::counter);
     w.each(&trace.tables, Writer::table);
+    trace.event_log.visit_columns(&mut w);
     w.0
 }
 
@@ -74,6 +75,7 @@ pub fn decode(bytes: &[u8]) -> Option<Trace> {
     trace.allocations = r.each(Reader::allocations)?;
     trace.counters = r.each(Reader::counter)?;
     trace.tables = r.each(Reader::table)?;
+    r.columns(|v| trace.event_log.visit_columns_mut(v))?;
     Some(trace)
 }
 
@@ -157,7 +159,13 @@ mod tests {
             5,
             || "lost".into(),
         );
-        b.finish()
+        let mut trace = b.finish();
+        trace.event_log.push(0, 0, 1, -5);
+        trace.event_log.push(3, 0, 0, 1 << 40);
+        trace.event_log.site_type = vec![main, main];
+        trace.event_log.site_line = vec![7, u32::MAX];
+        trace.event_log.object_type_default = vec![main];
+        trace
     }
 
     #[test]
@@ -181,6 +189,7 @@ mod tests {
         assert_eq!(back.allocations, trace.allocations);
         assert_eq!(back.counters, trace.counters);
         assert_eq!(back.tables, trace.tables);
+        assert_eq!(back.event_log, trace.event_log);
     }
 
     #[test]

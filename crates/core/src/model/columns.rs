@@ -10,8 +10,8 @@
 //! column is one edit here, and the wire formats cannot drift from the model.
 
 use super::{
-    Allocations, Counter, Details, Instants, SampleSet, Shapes, Spans, StackTable, StringTable,
-    Table, Thread, Trace,
+    Allocations, Counter, Details, EventLog, Instants, SampleSet, Shapes, Spans, StackTable,
+    StringTable, Table, Thread, Trace,
 };
 
 /// What a column is, beside its values.
@@ -302,6 +302,28 @@ columns!(Table {
     rows: Rows[own_length],
 });
 
+columns!(EventLog {
+    seq: I64[may_be_empty],
+    thread: U32,
+    site: U32,
+    value: I64,
+    site_type: U32[names, own_length],
+    site_method: U32[own_length],
+    site_line: U32[own_length],
+    site_inst: U32[own_length],
+    site_value: U8[own_length],
+    site_role: U8[own_length],
+    site_params: U16[own_length],
+    site_param_index: U32[own_length],
+    site_attributes: U32[names, own_length],
+    method_place: U32[names, own_length],
+    method_source: U32[names, own_length],
+    method_text: U32[names, own_length],
+    method_params: U16[own_length],
+    object_type: U32[names, own_length],
+    object_type_default: U32[names, own_length],
+});
+
 impl Trace {
     /// Calls `v` with every column of the trace, in order: the string
     /// table, each thread's, the stack table, each sample set's,
@@ -314,6 +336,7 @@ impl Trace {
         self.allocations.iter().for_each(|a| a.visit_columns(v));
         self.counters.iter().for_each(|c| c.visit_columns(v));
         self.tables.iter().for_each(|t| t.visit_columns(v));
+        self.event_log.visit_columns(v);
     }
 
     /// [`Trace::visit_columns`], with each column to fill or empty.
@@ -331,6 +354,7 @@ impl Trace {
             .iter_mut()
             .for_each(|c| c.visit_columns_mut(v));
         self.tables.iter_mut().for_each(|t| t.visit_columns_mut(v));
+        self.event_log.visit_columns_mut(v);
     }
 
     /// True when, in every part of the trace, the row columns have one
@@ -345,6 +369,7 @@ impl Trace {
             && self.sample_sets.iter().all(SampleSet::lengths_agree)
             && self.allocations.iter().all(Allocations::lengths_agree)
             && self.counters.iter().all(Counter::lengths_agree)
+            && self.event_log.lengths_agree()
     }
 }
 
@@ -380,6 +405,27 @@ mod tests {
         let mut trace = b.finish();
         let mut names = Vec::new();
         trace.visit_columns(&mut |info: ColumnInfo, _: ColumnRef<'_>| names.push(info.name));
+        const EVENT_LOG: [&str; 19] = [
+            "seq",
+            "thread",
+            "site",
+            "value",
+            "site_type",
+            "site_method",
+            "site_line",
+            "site_inst",
+            "site_value",
+            "site_role",
+            "site_params",
+            "site_param_index",
+            "site_attributes",
+            "method_place",
+            "method_source",
+            "method_text",
+            "method_params",
+            "object_type",
+            "object_type_default",
+        ];
         let spans = ["start", "end", "depth", "name", "flags"];
         let details = [
             "owner", "shape", "first", "payload", "parent", "key", "kind", "prefix",
@@ -391,6 +437,7 @@ mod tests {
             .chain(&["time", "name"])
             .chain(&details)
             .chain(&["frame", "parent"])
+            .chain(&EVENT_LOG)
             .copied()
             .collect();
         assert_eq!(names, expected);

@@ -122,7 +122,8 @@ pub fn check_same_input(whole: &Trace, part: &Trace) -> Result<(), String> {
         || !part.sample_sets.is_empty()
         || !part.allocations.is_empty()
         || !part.counters.is_empty()
-        || !part.tables.is_empty();
+        || !part.tables.is_empty()
+        || !part.event_log.is_empty();
     if trace_level {
         return Err("a part of the trace holds data that cannot be merged".into());
     }

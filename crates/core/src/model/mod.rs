@@ -13,6 +13,7 @@ pub mod codec;
 pub mod columns;
 mod details;
 mod diagnostics;
+mod event_log;
 pub mod merge;
 mod resources;
 mod stacks;
@@ -25,6 +26,7 @@ pub use details::{
     KIND_INT32, KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
 };
 pub use diagnostics::{Diagnostic, Severity};
+pub use event_log::{site_role, value_form, EventLog};
 pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};
 pub use stacks::{SampleSet, StackTable, NO_PARENT};
 pub use strings::{StrId, StringTable};
@@ -149,6 +151,10 @@ pub struct Trace {
     pub counters: Vec<Counter>,
     /// Format-specific tables (locks, leak groups, file activity, …).
     pub tables: Vec<Table>,
+    /// The recorded event sequence, for formats whose own reader lists
+    /// every event (SELogger's omniscient streams); empty for the others.
+    #[serde(default, skip_serializing_if = "EventLog::is_empty")]
+    pub event_log: EventLog,
 }
 
 impl Trace {

@@ -15,6 +15,9 @@
 //! the index of a big trace takes a while, so it runs in slices
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
+mod java_text;
+mod log_printer;
+mod log_printer_order;
 mod options;
 mod postproc;
 mod replay_columns;
@@ -287,9 +290,7 @@ async fn build(
             Box::new(postproc::PostprocRows::build(trace, &options.postproc, &meter).await?)
         }
         Some(Format::Selogger) => {
-            return Err(ListingError::Unavailable(
-                "the SELogger listing is not written yet".into(),
-            ))
+            Box::new(log_printer::LogPrinterRows::build(trace, &options.log_printer, &meter).await?)
         }
         #[cfg(feature = "example-format")]
         Some(Format::Example) => Box::new(

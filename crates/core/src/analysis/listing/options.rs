@@ -122,6 +122,11 @@ pub struct LogPrinterOptions {
     pub threads: Option<Vec<i64>>,
     /// `-processparams`: print each call's parameters with its entry.
     pub process_params: bool,
+    /// `-from=N`: start at the event with EventId N.
+    pub from: u64,
+    /// `-num=M`: stop at the first event printed whose EventId is at or
+    /// past `from + M`.
+    pub num: Option<u64>,
 }
 
 /// `sp-rtrace-postproc`'s options that change its text.

@@ -114,5 +114,6 @@ fn without_spans(trace: &Trace) -> Trace {
         allocations: trace.allocations.clone(),
         counters: trace.counters.clone(),
         tables: trace.tables.clone(),
+        event_log: trace.event_log.clone(),
     }
 }

@@ -14,6 +14,7 @@
 mod binary;
 mod names;
 mod objects;
+mod printer;
 mod recent;
 mod replay;
 mod roles;
@@ -28,6 +29,7 @@ use crate::formats::common::Recording;
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;
+use printer::PrinterTables;
 use replay::{Replay, Statics};
 use roles::{is_distinctive, role_of, Role};
 use statics::{BadLine, Dialect};
@@ -51,6 +53,8 @@ pub struct SeloggerDecoder {
     replay: Option<Replay>,
     stream: Option<Stream>,
     dialect: Option<Dialect>,
+    /// The static files as LogPrinter reads them, for the listing.
+    printer: PrinterTables,
 }
 
 impl SeloggerDecoder {
@@ -78,6 +82,7 @@ impl SeloggerDecoder {
             replay: None,
             stream: None,
             dialect: None,
+            printer: PrinterTables::default(),
         }
     }
 
@@ -113,6 +118,33 @@ impl SeloggerDecoder {
         }
     }
 
+    /// The object side files (`LOG$Types`, `LOG$ObjectTypes*`, strings,
+    /// exceptions), for the replay and for LogPrinter's view.
+    fn read_objects(&mut self, builder: &mut TraceBuilder) -> Objects {
+        let mut objects = Objects::default();
+        for (role, add) in [
+            (
+                Role::Types,
+                Objects::add_types as fn(&mut Objects, &str) -> Vec<BadLine>,
+            ),
+            (Role::ObjectTypes, Objects::add_object_types),
+            (Role::Strings, Objects::add_strings),
+            (Role::Exceptions, Objects::add_exceptions),
+        ] {
+            for index in self.files_of(role) {
+                let text = self.text_of(index);
+                match role {
+                    Role::Types => self.printer.add_types(&text),
+                    Role::ObjectTypes => self.printer.add_object_types(&text),
+                    _ => {}
+                }
+                let bad = add(&mut objects, &text);
+                self.report_bad(builder, index, &bad);
+            }
+        }
+        objects
+    }
+
     /// Parses the static files fed so far and starts the replay.
     fn prepare(&mut self) {
         if self.replay.is_some() {
@@ -125,6 +157,7 @@ impl SeloggerDecoder {
             let text = self.text_of(index);
             let dialect = statics::dataids_dialect(&text);
             self.dialect = Some(dialect);
+            self.printer.add_dataids(&text, dialect);
             let (rows, bad) = statics::parse_dataids(&text, dialect);
             self.report_bad(&mut builder, index, &bad);
             builder.metadata("SELogger version (static files)", dialect.name());
@@ -138,7 +171,10 @@ impl SeloggerDecoder {
         }
         let mut methods = Vec::new();
         if let Some(&index) = self.files_of(Role::Methods).first() {
-            let (rows, bad) = statics::parse_methods(&self.text_of(index));
+            let text = self.text_of(index);
+            let dialect = self.dialect.unwrap_or(Dialect::V06);
+            self.printer.add_methods(&text, dialect);
+            let (rows, bad) = statics::parse_methods(&text);
             self.report_bad(&mut builder, index, &bad);
             builder.metadata("methods", rows.iter().flatten().count().to_string());
             methods = rows;
@@ -151,21 +187,7 @@ impl SeloggerDecoder {
             let count = statics::count_classes(&self.text_of(index));
             builder.metadata("woven classes", count.to_string());
         }
-        let mut objects = Objects::default();
-        for (role, add) in [
-            (
-                Role::Types,
-                Objects::add_types as fn(&mut Objects, &str) -> Vec<BadLine>,
-            ),
-            (Role::ObjectTypes, Objects::add_object_types),
-            (Role::Strings, Objects::add_strings),
-            (Role::Exceptions, Objects::add_exceptions),
-        ] {
-            for index in self.files_of(role) {
-                let bad = add(&mut objects, &self.text_of(index));
-                self.report_bad(&mut builder, index, &bad);
-            }
-        }
+        let objects = self.read_objects(&mut builder);
         for index in self.files_of(Role::WeavingProperties) {
             for line in self.text_of(index).lines() {
                 if let Some(events) = line.strip_prefix("Events=") {
@@ -322,6 +344,12 @@ impl Decoder for SeloggerDecoder {
         self.summaries(&mut replay);
         self.recording
             .report_ignored(&mut replay.builder, "SELogger output");
-        replay.builder.finish()
+        let mut log = std::mem::take(&mut replay.log);
+        let mut trace = replay.builder.finish();
+        if !streams.is_empty() {
+            std::mem::take(&mut self.printer).fill(&mut trace.strings, &mut log);
+            trace.event_log = log;
+        }
+        trace
     }
 }

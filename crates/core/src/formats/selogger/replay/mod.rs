@@ -24,7 +24,7 @@ pub use lookup::Statics;
 
 use crate::fast_hash::FastMap;
 use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
-use crate::model::{Format, Severity, SpanRef, ThreadRef, TimeUnit, TraceBuilder, Value};
+use crate::model::{EventLog, Format, Severity, SpanRef, ThreadRef, TimeUnit, TraceBuilder, Value};
 use frames::ThreadState;
 use values::{key, Keys, ValueTexts};
 
@@ -72,6 +72,8 @@ pub struct Replay {
     pub events: u64,
     /// Whether any event carried a millisecond timestamp.
     pub saw_millis: bool,
+    /// Every event whose data id is known, for the listing.
+    pub log: EventLog,
 }
 
 impl Replay {
@@ -90,6 +92,7 @@ impl Replay {
             value_texts: ValueTexts::new(),
             events: 0,
             saw_millis: false,
+            log: EventLog::default(),
         }
     }
 
@@ -175,6 +178,9 @@ impl Replay {
         let Some((id, info)) = known else {
             return;
         };
+        if let Ok(site) = u32::try_from(id) {
+            self.log.push(event.seq, lane, site, event.value);
+        }
         // The frames are taken out while the handler runs, which needs `self`.
         let frames = std::mem::take(&mut state.frames);
         let mut state = ThreadState { lane, frames };

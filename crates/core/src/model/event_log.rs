@@ -1,0 +1,171 @@
+//! The recorded event sequence of an event-stream trace (SELogger's
+//! omniscient `log-*.slg` / `log-*.txt`), kept whole so the listing can print
+//! every event as the tracer's own reader (`selogger.reader.LogPrinter`)
+//! does. Spans and markers only keep what shapes the call tree; this keeps
+//! the rest, compactly: four numbers an event, and the static tables the
+//! reader looks its text up in, once per data id, method and object.
+//!
+//! Texts are ids into the trace's string table; numbers that are Java
+//! `int`s (lines, instruction indexes, parameter indexes) are kept as their
+//! 32 bits in a `u32` (read them back with `as i32`).
+
+use super::StrId;
+use serde::{Deserialize, Serialize};
+
+/// How a site's 64-bit value is printed ([`EventLog::site_value`]).
+pub mod value_form {
+    /// The number as recorded (ints, longs, chars, … and every value of
+    /// readers that do not decode floats).
+    pub const RAW: u8 = 0;
+    /// An object id, followed by `,objectType=<type>`.
+    pub const OBJECT: u8 = 1;
+    /// The low 32 bits as a Java `float`.
+    pub const FLOAT: u8 = 2;
+    /// The 64 bits as a Java `double`.
+    pub const DOUBLE: u8 = 3;
+    /// `true` when not zero.
+    pub const BOOLEAN: u8 = 4;
+}
+
+/// What a site is to the reader's parameter linking ([`EventLog::site_role`]).
+pub mod site_role {
+    /// Nothing to link.
+    pub const PLAIN: u8 = 0;
+    /// METHOD_ENTRY: takes METHOD_PARAM events.
+    pub const ENTRY: u8 = 1;
+    /// CALL: takes CALL_PARAM events.
+    pub const CALL: u8 = 2;
+    /// INVOKE_DYNAMIC: takes INVOKE_DYNAMIC_PARAM events.
+    pub const INVOKE_DYNAMIC: u8 = 3;
+    /// METHOD_PARAM.
+    pub const METHOD_PARAM: u8 = 4;
+    /// CALL_PARAM.
+    pub const CALL_PARAM: u8 = 5;
+    /// INVOKE_DYNAMIC_PARAM.
+    pub const INVOKE_DYNAMIC_PARAM: u8 = 6;
+    /// METHOD_NORMAL_EXIT or METHOD_EXCEPTIONAL_EXIT.
+    pub const EXIT: u8 = 7;
+    /// A data id the static files do not have.
+    pub const MISSING: u8 = 8;
+}
+
+/// Every event of the recording, in recorded order, and the static tables
+/// its text is made of. Empty for traces without an event sequence.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventLog {
+    /// Per event: its place in the recording (the .slg record index, the
+    /// text stream's Seqnum). Empty when event k's place is k.
+    pub seq: Vec<i64>,
+    /// Per event: its thread, an index into `Trace::threads`.
+    pub thread: Vec<u32>,
+    /// Per event: its data id (a row of the site columns).
+    pub site: Vec<u32>,
+    /// Per event: the recorded 64-bit value.
+    pub value: Vec<i64>,
+    /// Per data id: the `EventType` name.
+    pub site_type: Vec<StrId>,
+    /// Per data id: the method (a row of the method columns), or `u32::MAX`.
+    pub site_method: Vec<u32>,
+    /// Per data id: the source line (Java int bits).
+    pub site_line: Vec<u32>,
+    /// Per data id: the instruction index (Java int bits).
+    pub site_inst: Vec<u32>,
+    /// Per data id: a [`value_form`].
+    pub site_value: Vec<u8>,
+    /// Per data id: a [`site_role`].
+    pub site_role: Vec<u8>,
+    /// Per data id: how many parameter events a CALL or INVOKE_DYNAMIC
+    /// takes, as the reader counts them.
+    pub site_params: Vec<u16>,
+    /// Per data id: the parameter index the reader prints for a parameter
+    /// event (Java int bits; -1 when it finds none).
+    pub site_param_index: Vec<u32>,
+    /// Per data id: the attribute text a CALL prints after `method:`.
+    pub site_attributes: Vec<StrId>,
+    /// Per method: `Class:method` as the reader prints it.
+    pub method_place: Vec<StrId>,
+    /// Per method: the source file name as the reader prints it.
+    pub method_source: Vec<StrId>,
+    /// Per method: the methods.txt row as the reader prints it after
+    /// `method:` on a METHOD_ENTRY.
+    pub method_text: Vec<StrId>,
+    /// Per method: how many METHOD_PARAM events its entry takes.
+    pub method_params: Vec<u16>,
+    /// Per object id: its type name as the reader prints it.
+    pub object_type: Vec<StrId>,
+    /// The type name printed for an object id past `object_type` (none or
+    /// one entry).
+    pub object_type_default: Vec<StrId>,
+}
+
+impl EventLog {
+    /// Number of events.
+    pub fn len(&self) -> usize {
+        self.site.len()
+    }
+
+    /// True when the log holds no event and no static table.
+    pub fn is_empty(&self) -> bool {
+        self.site.is_empty() && self.site_type.is_empty()
+    }
+
+    /// The place in the recording of event `event`.
+    pub fn seq_of(&self, event: usize) -> i64 {
+        match self.seq.get(event) {
+            Some(&seq) => seq,
+            None => event as i64,
+        }
+    }
+
+    /// Appends one event.
+    pub fn push(&mut self, seq: i64, thread: u32, site: u32, value: i64) {
+        let at = self.site.len() as i64;
+        if self.seq.is_empty() && seq != at {
+            self.seq = (0..at).collect();
+        }
+        if !self.seq.is_empty() {
+            self.seq.push(seq);
+        }
+        self.thread.push(thread);
+        self.site.push(site);
+        self.value.push(value);
+    }
+
+    /// The type name the reader prints for object `object`.
+    pub fn object_type_of(&self, object: i64) -> Option<StrId> {
+        let at = usize::try_from(object).ok();
+        at.and_then(|at| self.object_type.get(at))
+            .or_else(|| self.object_type_default.first())
+            .copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_kept_only_when_they_are_not_the_index() {
+        let mut log = EventLog::default();
+        log.push(0, 0, 1, 5);
+        log.push(1, 0, 2, 6);
+        assert!(log.seq.is_empty());
+        assert_eq!(log.seq_of(1), 1);
+        log.push(7, 1, 3, 0);
+        assert_eq!(log.seq, [0, 1, 7]);
+        assert_eq!(log.seq_of(2), 7);
+        assert_eq!(log.len(), 3);
+    }
+
+    #[test]
+    fn unknown_objects_take_the_default_type() {
+        let log = EventLog {
+            object_type: vec![4, 5],
+            object_type_default: vec![9],
+            ..EventLog::default()
+        };
+        assert_eq!(log.object_type_of(1), Some(5));
+        assert_eq!(log.object_type_of(2), Some(9));
+        assert_eq!(log.object_type_of(-1), Some(9));
+    }
+}
