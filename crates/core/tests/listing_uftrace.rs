@@ -73,3 +73,27 @@ fn replay_of_one_task_equals_uftrace_replay_tid() {
         assert_same(case, tid, &replay(&narrowed.trace, None), &theirs);
     }
 }
+
+/// The uftrace-extra cases whose `replay.txt` flamedrop prints exactly.
+/// Not yet: d-fork-child and d-fork-exec (a forked child's stack starts
+/// inside `fork`, at depth 1), i-lost-records (a context switch and a
+/// `batch` call around a LOST whose stack uftrace keeps stale), and
+/// j-setjmp-longjmp (the decoder names the call a longjmp returns into
+/// `_setjmp`, uftrace `level1`).
+const EXTRA_EXACT: &[&str] = &[
+    "h-libcall-plt",
+    "h-no-libcall",
+    "i-events",
+    "i-lost-nested",
+    "i-lost-sched",
+    "i-max-stack",
+];
+
+#[test]
+fn replay_equals_uftrace_replay_on_the_extra_cases() {
+    for case in EXTRA_EXACT {
+        let trace = decode_case("uftrace-extra", case);
+        let theirs = reference("uftrace-extra", case, "replay.txt");
+        assert_same(case, "replay", &replay(&trace, None), &theirs);
+    }
+}

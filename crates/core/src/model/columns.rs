@@ -10,8 +10,8 @@
 //! column is one edit here, and the wire formats cannot drift from the model.
 
 use super::{
-    Allocations, Counter, Details, EventLog, Instants, SampleSet, Shapes, Spans, StackTable,
-    StringTable, Table, Thread, Trace,
+    Addresses, Allocations, Counter, Details, EventLog, Instants, SampleSet, Shapes, Spans,
+    StackTable, StringTable, Table, Thread, Trace,
 };
 
 /// What a column is, beside its values.
@@ -239,6 +239,12 @@ macro_rules! columns {
 columns!(Thread {
     spans: Nested,
     instants: Nested,
+    addresses: Nested,
+});
+
+columns!(Addresses {
+    name: U32[names],
+    addr: U64,
 });
 
 columns!(Spans {
@@ -436,6 +442,7 @@ mod tests {
             .chain(&details)
             .chain(&["time", "name"])
             .chain(&details)
+            .chain(&["name", "addr"])
             .chain(&["frame", "parent"])
             .chain(&EVENT_LOG)
             .copied()

@@ -89,6 +89,7 @@ pub fn move_threads(whole: &mut Trace, part: Trace) -> Result<(), String> {
         into.events = from.events;
         into.spans = from.spans;
         into.instants = from.instants;
+        into.addresses = from.addresses;
         into.first_time = from.first_time;
         into.last_time = from.last_time;
     }

@@ -6,6 +6,7 @@
 //! and the page as flat buffers (see [`codec`]). A trace is only ever made by
 //! [`TraceBuilder`], which keeps the invariants the views rely on.
 
+mod addresses;
 mod builder;
 mod builder_resources;
 mod check;
@@ -19,6 +20,7 @@ mod resources;
 mod stacks;
 mod strings;
 
+pub use addresses::Addresses;
 pub use builder::{CallSink, SpanRef, ThreadRef, TraceBuilder};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{
@@ -198,6 +200,9 @@ pub struct Thread {
     pub events: u64,
     pub spans: Spans,
     pub instants: Instants,
+    /// The address each function was called at (uftrace), for the listing.
+    #[serde(default, skip_serializing_if = "Addresses::is_empty")]
+    pub addresses: Addresses,
     /// First and last timestamp seen on this thread (records of any kind).
     pub first_time: Option<i64>,
     pub last_time: Option<i64>,

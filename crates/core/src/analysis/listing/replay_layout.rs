@@ -102,6 +102,7 @@ impl ReplayLayout {
         &'a self,
         trace: &'a Trace,
         lane: &'a Thread,
+        thread: u32,
         span: u32,
         row: SpanRow,
     ) -> Cells<'a> {
@@ -129,7 +130,7 @@ impl ReplayLayout {
             cells.addr = Some(sched_address(trace.str(name)));
             cells.module = Some("[event]");
         } else {
-            cells.addr = self.symbols.address(name);
+            cells.addr = self.symbols.address(thread, name);
             cells.module = Some(self.symbols.module(name));
         }
         cells
@@ -208,7 +209,7 @@ impl SpanLayout for ReplayLayout {
             | SpanRow::Exit { span, .. }
             | SpanRow::Leaf { span, .. } => {
                 let depth = lane.spans.depth.get(span as usize).copied().unwrap_or(0);
-                (self.span_cells(trace, lane, span, row), depth)
+                (self.span_cells(trace, lane, thread, span, row), depth)
             }
             SpanRow::Marker { .. } => {
                 let cells = Cells {
@@ -245,6 +246,19 @@ impl SpanLayout for ReplayLayout {
     fn marker_depth(&self, trace: &Trace, thread: u32, instant: u32, open: u16) -> Option<u16> {
         let lane = trace.threads.get(thread as usize)?;
         let name = trace.str(*lane.instants.name.get(instant as usize)?);
+        if name == "linux:task-exit" {
+            // uftrace shows a task's exit while its stack is not empty:
+            // inside a call, or ever after a LOST (its stack count never
+            // comes back to zero).
+            let lost_before = lane
+                .instants
+                .name
+                .get(..instant as usize)
+                .unwrap_or(&[])
+                .iter()
+                .any(|&id| trace.str(id) == LOST);
+            return (open > 0 || lost_before).then_some(open);
+        }
         if is_hidden(name) {
             return None;
         }
@@ -253,6 +267,11 @@ impl SpanLayout for ReplayLayout {
         }
         // uftrace shows events inside functions only (without --event-full).
         (open > 0).then_some(open)
+    }
+
+    fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
+        // The decoder puts a LOST record at the time of the record before it.
+        marker_name(trace, thread, instant) == LOST
     }
 
     fn needs_previous_time(&self) -> bool {
@@ -267,13 +286,17 @@ impl SpanLayout for ReplayLayout {
         let SpanRow::Marker { thread, instant } = row else {
             return true;
         };
-        let name = trace
-            .threads
-            .get(thread as usize)
-            .and_then(|t| t.instants.name.get(instant as usize))
-            .map_or("", |&id| trace.str(id));
-        name != LOST
+        marker_name(trace, thread, instant) != LOST
     }
+}
+
+/// The name of marker `instant` of `thread`.
+fn marker_name(trace: &Trace, thread: u32, instant: u32) -> &str {
+    trace
+        .threads
+        .get(thread as usize)
+        .and_then(|t| t.instants.name.get(instant as usize))
+        .map_or("", |&id| trace.str(id))
 }
 
 /// Appends a detail value as text.

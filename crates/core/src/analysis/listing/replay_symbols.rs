@@ -1,6 +1,7 @@
 //! What uftrace replay's `addr` and `module` columns show of a function:
-//! its address and the basename of the module it is in, looked up by name
-//! in the trace's `symbols` table (module) and `addresses` table (address).
+//! the address its calls were recorded at on the row's thread
+//! ([`Thread::addresses`](crate::model::Thread)) and the basename of the
+//! module it is in (the trace's `symbols` table).
 
 use crate::model::{StrId, Trace};
 use std::collections::HashMap;
@@ -8,7 +9,10 @@ use std::collections::HashMap;
 /// Function name → address and module, for the columns that ask.
 #[derive(Default)]
 pub(super) struct Symbols {
-    address: HashMap<StrId, u64>,
+    address: HashMap<(u32, StrId), u64>,
+    /// The first thread's address of each function, for a thread that
+    /// kept none (its first call was cut off).
+    any_address: HashMap<StrId, u64>,
     module: HashMap<StrId, String>,
 }
 
@@ -16,39 +20,36 @@ impl Symbols {
     /// Reads what the columns need (`addresses`, `modules`) of `trace`.
     pub(super) fn new(trace: &Trace, addresses: bool, modules: bool) -> Symbols {
         let mut symbols = Symbols::default();
-        for table in &trace.tables {
-            let wanted = match table.id.as_str() {
-                "addresses" => addresses,
-                "symbols" => modules,
-                _ => false,
-            };
-            if !wanted {
-                continue;
-            }
-            for row in &table.rows {
-                let (Some(function), Some(value)) = (row.first(), row.get(1)) else {
-                    continue;
-                };
-                let Some(id) = trace.strings.find(function) else {
-                    continue;
-                };
-                if table.id == "addresses" {
-                    let hex = value.trim_start_matches("0x");
-                    if let Ok(addr) = u64::from_str_radix(hex, 16) {
-                        symbols.address.entry(id).or_insert(addr);
-                    }
-                } else {
-                    let base = value.rsplit('/').next().unwrap_or(value);
-                    symbols.module.entry(id).or_insert_with(|| base.to_owned());
+        if addresses {
+            for (t, thread) in trace.threads.iter().enumerate() {
+                for (name, addr) in thread.addresses.iter() {
+                    symbols.address.entry((t as u32, name)).or_insert(addr);
+                    symbols.any_address.entry(name).or_insert(addr);
                 }
+            }
+        }
+        if !modules {
+            return symbols;
+        }
+        let Some(table) = trace.tables.iter().find(|t| t.id == "symbols") else {
+            return symbols;
+        };
+        for row in &table.rows {
+            let Some(id) = row.first().and_then(|f| trace.strings.find(f)) else {
+                continue;
+            };
+            if let Some(module) = row.get(1) {
+                let base = module.rsplit('/').next().unwrap_or(module);
+                symbols.module.entry(id).or_insert_with(|| base.to_owned());
             }
         }
         symbols
     }
 
-    /// The address of function `name`, if known.
-    pub(super) fn address(&self, name: StrId) -> Option<u64> {
-        self.address.get(&name).copied()
+    /// The address of function `name` on thread `thread`, if known.
+    pub(super) fn address(&self, thread: u32, name: StrId) -> Option<u64> {
+        let any = || self.any_address.get(&name).copied();
+        self.address.get(&(thread, name)).copied().or_else(any)
     }
 
     /// The module of function `name` (`[unknown]` if not known).

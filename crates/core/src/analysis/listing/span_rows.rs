@@ -15,7 +15,7 @@
 
 use super::{RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
-use crate::model::{Thread, Trace, SPAN_OPEN_AT_END};
+use crate::model::{Thread, Trace, SPAN_ABANDONED, SPAN_CUT, SPAN_OPEN_AT_END};
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -56,6 +56,11 @@ pub(super) trait SpanLayout {
     /// The depth marker `instant` of `thread` is written at when `open`
     /// calls of its thread are open at its time; `None` hides it.
     fn marker_depth(&self, trace: &Trace, thread: u32, instant: u32, open: u16) -> Option<u16>;
+    /// True when marker `instant` of `thread` comes after the exits at its
+    /// time (other markers come before them).
+    fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
+        false
+    }
     /// True when rows need [`RowContext::previous_time`].
     fn needs_previous_time(&self) -> bool {
         false
@@ -66,6 +71,9 @@ pub(super) trait SpanLayout {
         true
     }
 }
+
+/// The flags of a span whose exit record does not exist.
+const NO_EXIT: u8 = SPAN_OPEN_AT_END | SPAN_CUT | SPAN_ABANDONED;
 
 /// A span listing: the index and the layout that writes it.
 pub(super) struct SpanRows<L: SpanLayout> {
@@ -104,7 +112,9 @@ impl<L: SpanLayout> SpanRows<L> {
         let mut next: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
         for (index, thread) in trace.threads.iter().enumerate() {
             let walk = &mut walks[index];
-            walk.advance(thread);
+            walk.advance(thread, |m| {
+                layout.marker_follows_exits(trace, index as u32, m)
+            });
             if let Some(time) = walk.time() {
                 next.push(Reverse((time, index as u32)));
             }
@@ -122,13 +132,17 @@ impl<L: SpanLayout> SpanRows<L> {
                 Some(Step::Exit(span)) => {
                     let g = base + u64::from(span);
                     let flags = thread.spans.flags.get(span as usize).copied().unwrap_or(0);
+                    // A call whose exit was never recorded (still open at
+                    // the end, lost, left by longjmp or exec) has no exit
+                    // row and is never a leaf.
                     // A call whose exit comes right after its entry, over
                     // all threads, is one row (uftrace merges the two).
-                    if rows.last() == Some(&row_id(2 * g)) {
+                    let has_exit = flags & NO_EXIT == 0;
+                    if has_exit && rows.last() == Some(&row_id(2 * g)) {
                         if let Some(bits) = leaf.get_mut((g / 64) as usize) {
                             *bits |= 1 << (g % 64);
                         }
-                    } else if flags & SPAN_OPEN_AT_END == 0 {
+                    } else if has_exit {
                         rows.push(row_id(2 * g + 1));
                     }
                 }
@@ -144,7 +158,7 @@ impl<L: SpanLayout> SpanRows<L> {
                 }
                 None => {}
             }
-            walk.advance(thread);
+            walk.advance(thread, |m| layout.marker_follows_exits(trace, index, m));
             if let Some(time) = walk.time() {
                 next.push(Reverse((time, index)));
             }
@@ -392,7 +406,8 @@ impl Walk {
     }
 
     /// Finds the thread's next step (entry, exit or marker).
-    fn advance(&mut self, thread: &Thread) {
+    /// `follows_exits(m)`: marker `m` comes after the exits at its time.
+    fn advance(&mut self, thread: &Thread, follows_exits: impl Fn(u32) -> bool) {
         let spans = &thread.spans;
         let instants = &thread.instants;
         let next_start = spans.start.get(self.next_span).copied();
@@ -405,7 +420,16 @@ impl Walk {
             let top_depth = spans.depth.get(top as usize).copied().unwrap_or(0);
             let call_outside = next_depth.is_some_and(|d| d <= top_depth);
             let before_call = next_start.is_none_or(|s| top_end <= s) || call_outside;
-            let before_marker = marker_time.is_none_or(|m| top_end <= m);
+            // A marker at the very time of an exit comes first: uftrace
+            // writes an exit trigger's events (`diff:…`) before the exit,
+            // unless the layout says otherwise (a LOST record).
+            let recorded = spans
+                .flags
+                .get(top as usize)
+                .is_some_and(|f| f & NO_EXIT == 0);
+            let before_marker = marker_time.is_none_or(|m| {
+                top_end < m || (top_end == m && recorded && follows_exits(self.next_marker as u32))
+            });
             if before_call && before_marker {
                 self.open.pop();
                 self.pending = Some((top_end, Step::Exit(top)));

@@ -97,6 +97,7 @@ fn without_spans(trace: &Trace) -> Trace {
             events: t.events,
             spans: Spans::default(),
             instants: t.instants.clone(),
+            addresses: t.addresses.clone(),
             first_time: t.first_time,
             last_time: t.last_time,
         })

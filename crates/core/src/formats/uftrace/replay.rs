@@ -67,6 +67,9 @@ pub struct TaskStream {
     /// The task's address space over a stretch of time in which no session
     /// starts (looking it up costs more than decoding a record).
     space: Cell<Option<SpaceMemo>>,
+    /// Bit per function name: its address is kept already (the listing's
+    /// `addr` column).
+    addressed: Vec<u64>,
 }
 
 /// An address space remembered for times in `from..until`.
@@ -104,6 +107,7 @@ impl TaskStream {
             last_was_perf: false,
             idle_sched_out: None,
             space: Cell::new(None),
+            addressed: Vec::new(),
         }
     }
 
@@ -128,6 +132,20 @@ impl TaskStream {
         let (from, until) = rec.resolver.session_window(time);
         self.space.set(Some(SpaceMemo { from, until, space }));
         space
+    }
+
+    /// Keeps the address of function `name` the first time this task calls it.
+    pub(super) fn keep_address(&mut self, name: StrId, addr: u64, rec: &mut RecordingState) {
+        let (word, bit) = (name as usize / 64, name % 64);
+        if word >= self.addressed.len() {
+            self.addressed.resize(word + 1, 0);
+        }
+        if let Some(bits) = self.addressed.get_mut(word) {
+            if *bits & (1 << bit) == 0 {
+                *bits |= 1 << bit;
+                rec.builder.function_address(self.thread, name, addr);
+            }
+        }
     }
 
     /// Applies one whole record (and the data after it).

@@ -81,6 +81,7 @@ impl TaskStream {
             self.sched_open = false;
         }
         let info = rec.addr_info(self.space_at(time, rec), time, record.addr);
+        self.keep_address(info.name, record.addr, rec);
         self.enter_slot(rec.builder.depth(t), info.name);
         let span = rec.builder.begin(t, time, info.name, 0);
         if record.more {
