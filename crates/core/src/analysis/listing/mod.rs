@@ -28,8 +28,8 @@ mod replay_time;
 mod span_rows;
 
 pub use options::{
-    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocSort, ReplayField,
-    ReplayOptions,
+    parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocRelease,
+    PostprocSort, ReplayField, ReplayOptions,
 };
 
 use crate::analysis::meter::{run_to_end, Meter};

@@ -149,6 +149,37 @@ pub struct PostprocOptions {
     /// `-b <depth>`: backtraces cut to this many frames (and the header's
     /// depth set to it).
     pub depth: Option<u32>,
+    /// `-r`: frames named as `sp-rtrace-resolve -telf` names them, from the
+    /// ELF files dropped beside the trace (`0x… f() from module`; frames of
+    /// modules without their file: `0x… from module`; outside every
+    /// mapping: `0x… in ??`).
+    pub resolve: bool,
+    /// Which post-processor's text: 2.0.1 (the default) or 1.6 (the
+    /// protocol 1.4 tool: another header, heap labels, and `-l` before `-C`).
+    pub release: PostprocRelease,
+}
+
+/// A release of `sp-rtrace-postproc` whose text the listing can print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PostprocRelease {
+    /// sp-rtrace 1.6 (protocol 1.4).
+    V1_6,
+    /// sp-rtrace 2.0.1 (protocol 2.0; its header says `origin=sp-rtrace 1.8`).
+    #[default]
+    V2_0_1,
+}
+
+impl PostprocRelease {
+    /// The release named `1.6` or `2.0.1`.
+    pub fn parse(name: &str) -> Result<PostprocRelease, ListingError> {
+        match name {
+            "1.6" => Ok(PostprocRelease::V1_6),
+            "2.0.1" | "2.0" => Ok(PostprocRelease::V2_0_1),
+            _ => Err(ListingError::BadOption(format!(
+                "unknown sp-rtrace-postproc release: {name} (1.6, 2.0.1)"
+            ))),
+        }
+    }
 }
 
 /// `sp-rtrace-postproc -s`: how `-c`'s backtrace groups are ordered.

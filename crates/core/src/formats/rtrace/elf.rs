@@ -19,6 +19,10 @@ pub struct ElfSymbols {
     pub exec_vaddr: u64,
     /// Function symbols, sorted by address: (address, size, name).
     pub functions: Vec<(u64, u64, String)>,
+    /// What `sp-rtrace-resolve` takes the file for: absolute addresses (an
+    /// executable: the load segment at file offset 0 has a non-zero address)
+    /// or addresses relative to the mapping's start (a shared object).
+    pub absolute: bool,
 }
 
 impl ElfSymbols {
@@ -30,6 +34,16 @@ impl ElfSymbols {
         // Sized symbols must contain the address; unsized ones (hand-written
         // assembly) are taken as reaching to the next symbol.
         (*size == 0 || offset < *size).then_some((name.as_str(), offset))
+    }
+}
+
+impl ElfSymbols {
+    /// The sized function that holds `address` itself (not the address
+    /// before it), as `sp-rtrace-resolve`'s ELF mode looks it up.
+    pub fn function_holding(&self, address: u64) -> Option<&str> {
+        let after = self.functions.partition_point(|(a, _, _)| *a <= address);
+        let (start, size, name) = self.functions.get(after.checked_sub(1)?)?;
+        (address - start < *size).then_some(name.as_str())
     }
 }
 
@@ -60,6 +74,11 @@ fn parse_class<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> Result<ElfSym
         .find(|s| s.p_type(endian) == PT_LOAD && s.p_flags(endian).0 & PF_X.0 != 0)
         .map(|s| s.p_vaddr(endian).into())
         .ok_or("no executable load segment")?;
+    // sp-rtrace-resolve's test: the first load segment at file offset 0.
+    let absolute = segments
+        .iter()
+        .find(|s| s.p_type(endian) == PT_LOAD && Into::<u64>::into(s.p_offset(endian)) == 0)
+        .is_none_or(|s| Into::<u64>::into(s.p_vaddr(endian)) != 0);
     let sections = header.sections(endian, data).map_err(|e| e.to_string())?;
     let mut functions = Vec::new();
     // Damaged section tables can point many sections at the same bytes; a
@@ -101,6 +120,7 @@ fn parse_class<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> Result<ElfSym
     Ok(ElfSymbols {
         exec_vaddr,
         functions,
+        absolute,
     })
 }
 
@@ -117,11 +137,15 @@ mod tests {
                 (0x1010, 0, "b".into()),
                 (0x1100, 0x8, "c".into()),
             ],
+            absolute: true,
         };
         assert_eq!(syms.lookup(0x1004), Some(("a", 4)));
         assert_eq!(syms.lookup(0x1050), Some(("b", 0x40)));
         assert_eq!(syms.lookup(0x1108), None);
         assert_eq!(syms.lookup(0x10), None);
+        assert_eq!(syms.function_holding(0x100f), Some("a"));
+        assert_eq!(syms.function_holding(0x1010), None);
+        assert_eq!(syms.function_holding(0x1107), Some("c"));
     }
 
     #[test]

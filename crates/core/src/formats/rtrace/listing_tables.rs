@@ -1,16 +1,23 @@
 //! The two tables that hold what `sp-rtrace-postproc`'s listing prints and
 //! the spans do not: every distinct backtrace with its raw return addresses
 //! (a call's `backtrace` detail `#N` is row N), and the resource types as
-//! RESR registered them (id, flags, description). A string per distinct
-//! backtrace, not per call: the calls share them.
+//! RESR registered them (id, flags, description), and — when ELF files were
+//! dropped beside the trace — the frames `sp-rtrace-resolve` would name
+//! (for `postproc -r`). A string per distinct backtrace or address, not per
+//! call: the calls share them.
 
+use super::modules::Symbolizer;
 use super::session::Session;
 use crate::model::{Column, Field, Table};
+use std::collections::BTreeSet;
 
 /// Id of the backtrace table; row N is backtrace `#N` (row 0: no frames).
 pub const BACKTRACES: &str = "backtraces";
 /// Id of the resource type table, in RESR order.
 pub const RESOURCE_TYPES: &str = "resource-types";
+/// Id of the table of frames a dropped ELF file names the way
+/// `sp-rtrace-resolve` does.
+pub const RESOLVED_FRAMES: &str = "resolved-frames";
 
 /// Every distinct backtrace of the session, by number.
 pub fn backtrace_table(session: &Session) -> Table {
@@ -84,4 +91,47 @@ pub fn resource_type_table(session: &Session) -> Table {
             .collect(),
         note: "Resource types the tracing modules registered (RESR); reference-counted types free a block when as many releases as allocations were seen.".into(),
     }
+}
+
+/// Every frame address a dropped ELF file names as `sp-rtrace-resolve
+/// -telf` does (`function()`, or the demangled C++ name with its
+/// parameters), by address; `None` when no frame is named.
+pub fn resolved_frame_table(session: &Session, symbolizer: &Symbolizer) -> Option<Table> {
+    let addresses: BTreeSet<u64> = session.backtraces.iter().flatten().copied().collect();
+    let rows: Vec<Vec<String>> = addresses
+        .into_iter()
+        .filter_map(|address| {
+            let (module, function) = symbolizer.resolver_function(address)?;
+            Some(vec![
+                format!("{address:#x}"),
+                module.to_owned(),
+                resolver_text(function),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Table {
+        id: RESOLVED_FRAMES.into(),
+        title: "Frames named by sp-rtrace-resolve".into(),
+        columns: vec![
+            Column::text("address"),
+            Column::text("module"),
+            Column::text("function"),
+        ],
+        rows,
+        row_highlight: Vec::new(),
+        note: "How sp-rtrace-resolve (postproc -r) names the frames of the dropped ELF files: it takes a shared object's address as mapping offset, which names the wrong functions when its code does not start at file offset 0; the flame graphs use the loader's addresses instead.".into(),
+    })
+}
+
+/// A symbol as the resolver prints it: demangled with its parameters, or
+/// the plain name followed by `()`.
+fn resolver_text(symbol: &str) -> String {
+    let symbol = symbol.strip_prefix("IA__").unwrap_or(symbol);
+    cpp_demangle::Symbol::new(symbol)
+        .ok()
+        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+        .unwrap_or_else(|| format!("{symbol}()"))
 }

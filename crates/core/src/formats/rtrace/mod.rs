@@ -18,6 +18,7 @@ pub mod listing_tables;
 mod matching;
 mod modules;
 mod packets;
+mod postproc_buffer;
 mod session;
 mod tables;
 
@@ -62,6 +63,9 @@ pub struct RtraceDecoder {
     head: Vec<u8>,
     framer: Option<Framer>,
     session: Option<Session>,
+    /// postproc's read buffer replayed, for a 64-bit 2.0 trace (see
+    /// `postproc_buffer.rs`).
+    postproc_buffer: Option<postproc_buffer::PostprocBuffer>,
     elves: HashMap<String, elf::ElfSymbols>,
 }
 
@@ -115,6 +119,7 @@ impl RtraceDecoder {
             head: Vec::new(),
             framer: None,
             session: None,
+            postproc_buffer: None,
             elves: HashMap::new(),
         }
     }
@@ -130,6 +135,11 @@ impl RtraceDecoder {
             match handshake::parse(&self.head) {
                 // Wait for the padding too: it is part of the handshake.
                 Ok(h) if self.head.len() >= h.len => {
+                    if h.major >= 2 && h.pointer_size == 8 && !h.big_endian {
+                        let mut replay = postproc_buffer::PostprocBuffer::default();
+                        replay.feed(&self.head);
+                        self.postproc_buffer = Some(replay);
+                    }
                     rest = self.head.split_off(h.len.min(self.head.len()));
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
@@ -138,6 +148,9 @@ impl RtraceDecoder {
                 _ => return,
             }
         } else {
+            if let Some(replay) = self.postproc_buffer.as_mut() {
+                replay.feed(chunk);
+            }
             chunk
         };
         let RtraceDecoder {
@@ -326,15 +339,17 @@ impl Decoder for RtraceDecoder {
             probes,
             mut builder,
             session,
+            postproc_buffer,
             elves,
             ..
         } = *self;
-        let Some(session) = session else {
+        let Some(mut session) = session else {
             builder.diagnose(Severity::Error, "no-trace", None, None, 1, || {
                 "no sp-rtrace data was read".into()
             });
             return builder.finish();
         };
+        session.past_heap_info = postproc_buffer.and_then(|b| b.finish());
         tables::metadata(&session, &mut builder);
         let (pid, name) = session
             .process

@@ -62,6 +62,22 @@ impl<'a> Symbolizer<'a> {
         format!("{module}+{offset:#x}")
     }
 
+    /// The function `sp-rtrace-resolve -telf` names for `address`, when the
+    /// ELF file of its module was dropped: it takes the address itself for
+    /// an executable and `address - mapping start` for a shared object (the
+    /// latter wrong when the segment does not start at file offset 0, notes
+    /// §7). Returns the mapping's path and the function.
+    pub fn resolver_function(&self, address: u64) -> Option<(&'a str, &'a str)> {
+        let mapping = self.mapping_of(address)?;
+        let elf = self.elves.get(file_name(&mapping.path))?;
+        let address = if elf.absolute {
+            address
+        } else {
+            address - mapping.from
+        };
+        Some((mapping.path.as_str(), elf.function_holding(address)?))
+    }
+
     /// True when the module holding `address` has ELF symbols loaded.
     pub fn has_symbols(&self, mapping: &Mapping) -> bool {
         self.elves.contains_key(file_name(&mapping.path))
@@ -97,6 +113,7 @@ mod tests {
             ElfSymbols {
                 exec_vaddr: 0x26000,
                 functions: vec![(0x26100, 0x40, "__strdup".into())],
+                absolute: false,
             },
         );
         let s = Symbolizer::new(&mappings, &elves);

@@ -87,6 +87,9 @@ pub struct Session {
     /// ARGS by call index.
     pub arguments: FastMap<u32, Vec<(String, String)>>,
     pub heap: Option<HeapInfo>,
+    /// The 8 bytes a 64-bit `sp-rtrace-postproc` reads past a 48-byte HINF
+    /// packet (`postproc_buffer.rs`).
+    pub past_heap_info: Option<[u8; 8]>,
     /// FILE: attachment name and path.
     pub attachments: Vec<(String, String)>,
     /// Packets seen, by their tag's index in [`TAGS`].
@@ -115,6 +118,7 @@ impl Session {
             backtrace_index: FastMap::from_iter([(Vec::new(), 0)]),
             arguments: FastMap::default(),
             heap: None,
+            past_heap_info: None,
             attachments: Vec::new(),
             tag_counts: [0; TAGS.len()],
             frames: Vec::new(),

@@ -36,6 +36,9 @@ pub fn add_all(
     }
     builder.table(mapping_table(session, symbolizer));
     builder.table(listing_tables::backtrace_table(session));
+    if let Some(table) = listing_tables::resolved_frame_table(session, symbolizer) {
+        builder.table(table);
+    }
     if !session.resources.is_empty() {
         builder.table(listing_tables::resource_type_table(session));
     }
@@ -230,6 +233,20 @@ fn heap_table(session: &Session) -> Option<Table> {
             (value as i32).to_string(),
             (*meaning).to_owned(),
         ]);
+    }
+    if let Some(past) = session.past_heap_info {
+        let shown_as = [
+            "total free space",
+            "space ideally releasable via malloc_trim",
+        ];
+        for (half, shown_as) in past.chunks_exact(4).zip(shown_as) {
+            let value = half.try_into().map_or(0, i32::from_le_bytes);
+            rows.push(vec![
+                format!("postproc's {shown_as}"),
+                value.to_string(),
+                "not in the trace: what a 64-bit sp-rtrace-postproc shows here, bytes past the HINF packet in its read buffer".to_owned(),
+            ]);
+        }
     }
     let layout = if heap.payload_len >= 56 {
         "two 64-bit heap bounds and ten dwords"

@@ -5,24 +5,31 @@
 //! mappings.
 
 use super::registry::{cell, hex, metadata, table, Registry};
+use crate::analysis::listing::PostprocRelease;
 use crate::model::Trace;
 
-/// The protocol version postproc 2.0.1 writes into its header (its own,
-/// not the trace's).
-const VERSION: &str = "2.0";
-/// postproc 2.0.1's package string (its `configure.ac` still says 1.8).
-const ORIGIN: &str = "sp-rtrace 1.8";
+/// The protocol version a postproc release writes into its header (its
+/// own, not the trace's) and its package string (2.0.1's `configure.ac`
+/// still says 1.8).
+fn version_and_origin(release: PostprocRelease) -> (&'static str, &'static str) {
+    match release {
+        PostprocRelease::V1_6 => ("1.4", "sp-rtrace 1.6"),
+        PostprocRelease::V2_0_1 => ("2.0", "sp-rtrace 1.8"),
+    }
+}
 
 /// What the header depends on besides the trace.
 pub(super) struct HeaderOptions {
-    /// `filter=` text (`leaks`, `compress`, `leaks|compress`), if any.
-    pub filter: Option<&'static str>,
+    /// `filter=` text (`leaks|compress|resolve` or part of it), if any.
+    pub filter: Option<String>,
     /// `-b`: the depth the header shows instead of the recorded one.
     pub depth: Option<u32>,
     /// `-C`: contexts whose mask has no bit in it are not listed.
     pub context: Option<u32>,
     /// Lowest and highest allocated block (for the heap block).
     pub blocks: (u64, u64),
+    /// Whose text.
+    pub release: PostprocRelease,
 }
 
 /// Every line before the first call.
@@ -33,7 +40,7 @@ pub(super) fn lines(trace: &Trace, registry: &Registry, options: &HeaderOptions)
             out.push(format!("& {} : {}", cell(row, 0), cell(row, 1)));
         }
     }
-    heap_block(trace, registry, options.blocks, &mut out);
+    heap_block(trace, registry, options, &mut out);
     for module in metadata(trace, "tracing modules")
         .map(|m| m.split(", ").collect::<Vec<_>>())
         .unwrap_or_default()
@@ -74,14 +81,15 @@ fn header_line(trace: &Trace, options: &HeaderOptions) -> String {
     let arch = metadata(trace, "architecture")
         .and_then(|a| a.split(" (").next())
         .unwrap_or("");
-    let mut line = format!("version={VERSION}, arch={arch}, ");
+    let (version, origin) = version_and_origin(options.release);
+    let mut line = format!("version={version}, arch={arch}, ");
     if let Some(started) = metadata(trace, "started").and_then(local_time) {
         line.push_str(&format!("timestamp={started}, "));
     }
     if let Some(process) = trace.processes.first() {
         line.push_str(&format!("process={}, pid={}, ", process.name, process.id));
     }
-    if let Some(filter) = options.filter {
+    if let Some(filter) = &options.filter {
         line.push_str(&format!("filter={filter}, "));
     }
     let depth = options
@@ -91,7 +99,7 @@ fn header_line(trace: &Trace, options: &HeaderOptions) -> String {
     if let Some(depth) = depth {
         line.push_str(&format!("backtrace depth={depth}, "));
     }
-    line.push_str(&format!("origin={ORIGIN}, "));
+    line.push_str(&format!("origin={origin}, "));
     line
 }
 
@@ -110,8 +118,9 @@ fn local_time(started: &str) -> Option<String> {
 /// 2.0 writer stores twelve dwords, but a 64-bit postproc reads the heap
 /// bounds as two 8-byte pointers: bottom | top << 32 becomes the bottom,
 /// every later field moves one place, and the last two come from past the
-/// packet (printed here as 0, see the golden tests).
-fn heap_block(trace: &Trace, registry: &Registry, blocks: (u64, u64), out: &mut Vec<String>) {
+/// packet (the decoder replays postproc's read buffer for them; 0 when it
+/// could not).
+fn heap_block(trace: &Trace, registry: &Registry, options: &HeaderOptions, out: &mut Vec<String>) {
     let Some(t) = table(trace, "heap-info") else {
         return;
     };
@@ -126,7 +135,8 @@ fn heap_block(trace: &Trace, registry: &Registry, blocks: (u64, u64), out: &mut 
         let top_read = u64::from(fields.first().copied().unwrap_or(0))
             | u64::from(fields.get(1).copied().unwrap_or(0)) << 32;
         fields.drain(..2.min(fields.len()));
-        fields.extend([0, 0]);
+        // The decoder's replay of postproc's read buffer (rows 12 and 13).
+        fields.extend((12..14).map(|at| value(at).parse::<i32>().unwrap_or(0) as u32));
         (bottom | top << 32, top_read)
     } else {
         (bottom, top)
@@ -135,21 +145,42 @@ fn heap_block(trace: &Trace, registry: &Registry, blocks: (u64, u64), out: &mut 
     out.push("## heap status information:".into());
     out.push(format!("##   heap bottom 0x{bottom:x}"));
     out.push(format!("##   heap top 0x{top:x}"));
-    out.push(format!("##   lowest block 0x{:x}", blocks.0));
-    out.push(format!("##   highest block 0x{:x}", blocks.1));
-    let labels = [
-        "non-mapped space allocated from system",
-        "count of free chunks",
-        "count of freed fastbin blocks",
-        "count of mapped regions",
-        "space in mapped regions",
-        "maximum total allocated space",
-        "space available in freed fastbin blocks",
-        "total allocated space, both normal and mmapped",
-        "total free space",
-        "space ideally releasable via malloc_trim",
-    ];
+    out.push(format!("##   lowest block 0x{:x}", options.blocks.0));
+    out.push(format!("##   highest block 0x{:x}", options.blocks.1));
+    let labels = if options.release == PostprocRelease::V1_6 {
+        LABELS_1_6
+    } else {
+        LABELS
+    };
     for (at, label) in labels.iter().enumerate() {
         out.push(format!("##   {label} {}", field(at)));
     }
 }
+
+/// The heap fields' labels, 2.0.1.
+const LABELS: [&str; 10] = [
+    "non-mapped space allocated from system",
+    "count of free chunks",
+    "count of freed fastbin blocks",
+    "count of mapped regions",
+    "space in mapped regions",
+    "maximum total allocated space",
+    "space available in freed fastbin blocks",
+    "total allocated space, both normal and mmapped",
+    "total free space",
+    "space ideally releasable via malloc_trim",
+];
+
+/// The heap fields' labels, 1.6.
+const LABELS_1_6: [&str; 10] = [
+    "non-mapped space allocated from system",
+    "number of free chunks",
+    "number of fastbin blocks",
+    "number of mapped regions",
+    "space in mapped regions",
+    "maximum total allocated space",
+    "space available in freed fastbin blocks",
+    "total allocated space",
+    "total free space",
+    "top-most, releasable (via malloc_trim) space",
+];

@@ -1,8 +1,10 @@
-//! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1) prints for a
+//! sp-rtrace's listing: the text `sp-rtrace-postproc` (2.0.1, or 1.6 on
+//! request) prints for a
 //! binary trace with no option, `-l` (leaks), `-c` (calls grouped by
 //! backtrace), `-s` (group order), `-C` (contexts), `-R` (resource types)
-//! and `-b` (backtrace depth). `-r` (names from `sp-rtrace-resolve`) is not
-//! offered: its names come from the recording machine's libraries.
+//! `-b` (backtrace depth) and `-r` (frames named as `sp-rtrace-resolve`
+//! names them, from the ELF files dropped beside the trace; the modules
+//! whose files were not dropped keep `from <module>`).
 //!
 //! The header lines come first ([`Rows::header`]); then a row per output
 //! line: a call (`N. [hh:mm:ss.mmm] malloc(32) = 0x…`, a
@@ -16,13 +18,14 @@ mod header;
 mod registry;
 mod select;
 
-use super::{ListingError, PostprocOptions, RowInfo, RowKind, Rows};
+use super::{ListingError, PostprocOptions, PostprocRelease, RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
 use crate::model::Trace;
 use facts::{CallFacts, Keys};
 use header::HeaderOptions;
 use registry::Registry;
 use select::{Group, Kept};
+use std::fmt::Write;
 
 /// What a row prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +63,8 @@ pub(super) struct PostprocRows {
     header: Vec<String>,
     footer: Vec<String>,
     show_type: bool,
+    /// `-r`: frames named.
+    resolve: bool,
 }
 
 impl PostprocRows {
@@ -81,20 +86,9 @@ impl PostprocRows {
             .iter()
             .position(|t| !t.spans.is_empty())
             .unwrap_or(0);
-        let keys = Keys::of(trace);
-        let spans = trace.threads.get(thread).map_or(0, |t| t.spans.len());
-        let mut calls = Vec::with_capacity(spans);
-        for span in 0..spans as u32 {
-            meter.tick().await;
-            let facts = facts::read(trace, thread, span, &keys, &registry);
-            if select::passes(&facts, &registry, options) {
-                calls.push(Kept { span, facts });
-            }
-        }
-        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        let (calls, blocks) = select_calls(trace, thread, &registry, options, meter).await;
         let mut footer = Vec::new();
         if options.leaks {
-            calls = select::leaks(calls, &registry);
             for (text, description, blocks, bytes) in select::leak_summary(&calls, &registry) {
                 footer.push(format!("# Resource - {text} ({description}):"));
                 footer.push(format!(
@@ -102,19 +96,24 @@ impl PostprocRows {
                 ));
             }
         }
-        let filter = match (options.leaks, options.compress) {
-            (true, true) => Some("leaks|compress"),
-            (true, false) => Some("leaks"),
-            (false, true) => Some("compress"),
-            (false, false) => None,
-        };
+        let filter = [
+            (options.leaks, "leaks"),
+            (options.compress, "compress"),
+            (options.resolve, "resolve"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, tag)| *tag)
+        .collect::<Vec<_>>()
+        .join("|");
         let header = header::lines(
             trace,
             &registry,
             &HeaderOptions {
-                filter,
+                filter: (!filter.is_empty()).then_some(filter),
                 depth: options.depth,
                 context: options.context,
+                release: options.release,
                 blocks,
             },
         );
@@ -128,6 +127,7 @@ impl PostprocRows {
             header,
             footer,
             show_type,
+            resolve: options.resolve,
         };
         if options.compress {
             let sort = options.sort.unwrap_or_default();
@@ -205,6 +205,50 @@ impl PostprocRows {
     }
 }
 
+/// The calls postproc lists, in file order, and the heap block's block
+/// bounds, after `-R`, `-C` and `-l` in the release's order: 2.0.1 filters
+/// contexts, takes the bounds, then leaks; 1.6 filters leaks, then
+/// contexts, then takes the bounds.
+async fn select_calls(
+    trace: &Trace,
+    thread: usize,
+    registry: &Registry,
+    options: &PostprocOptions,
+    meter: &Meter,
+) -> (Vec<Kept>, (u64, u64)) {
+    let keys = Keys::of(trace);
+    let spans = trace.threads.get(thread).map_or(0, |t| t.spans.len());
+    let mut calls = Vec::with_capacity(spans);
+    for span in 0..spans as u32 {
+        meter.tick().await;
+        let facts = facts::read(trace, thread, span, &keys, registry);
+        if select::resource_kept(&facts, registry) {
+            calls.push(Kept { span, facts });
+        }
+    }
+    let by_context = |calls: Vec<Kept>| -> Vec<Kept> {
+        calls
+            .into_iter()
+            .filter(|c| select::context_kept(&c.facts, options))
+            .collect()
+    };
+    if options.release == PostprocRelease::V1_6 {
+        if options.leaks {
+            calls = select::leaks(calls, registry);
+        }
+        calls = by_context(calls);
+        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        (calls, blocks)
+    } else {
+        calls = by_context(calls);
+        let blocks = select::block_bounds(&calls, registry.pointer_size);
+        if options.leaks {
+            calls = select::leaks(calls, registry);
+        }
+        (calls, blocks)
+    }
+}
+
 /// A call line and its argument lines.
 fn push_call(rows: &mut Vec<Row>, call_rows: &mut Vec<(u32, u32)>, of: u32, call: &Kept) {
     call_rows.push((call.span, rows.len() as u32));
@@ -261,7 +305,12 @@ impl Rows for PostprocRows {
             }
             Line::Frame => {
                 let frame = self.registry.frames.get(r.at as usize).copied();
-                out.push_str(&format!("\t0x{:x}", frame.unwrap_or(0)));
+                let frame = frame.unwrap_or(0);
+                let _ = write!(out, "\t0x{frame:x}");
+                if self.resolve {
+                    out.push(' ');
+                    self.registry.write_resolved(frame, out);
+                }
             }
             Line::Summary => {
                 if let Some(g) = self.groups.get(r.of as usize) {

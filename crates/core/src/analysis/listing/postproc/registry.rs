@@ -3,8 +3,10 @@
 //! attachments, modules, contexts, resource types and mappings (its tables),
 //! and the backtraces by number (its `backtraces` table).
 
-use crate::formats::rtrace::listing_tables::{BACKTRACES, RESOURCE_TYPES};
+use crate::fast_hash::FastMap;
+use crate::formats::rtrace::listing_tables::{BACKTRACES, RESOLVED_FRAMES, RESOURCE_TYPES};
 use crate::model::{StrId, Table, Trace};
+use std::fmt::Write;
 
 /// A resource type as postproc's registry holds it.
 pub(super) struct ResourceType {
@@ -30,6 +32,11 @@ pub(super) struct Registry {
     pub starts: Vec<u32>,
     /// Bytes of a pointer in the recording (4 or 8).
     pub pointer_size: u32,
+    /// MMAP: from, to, path, in file order.
+    pub mappings: Vec<(u64, u64, String)>,
+    /// Frames a dropped ELF file names, by address: what the resolver
+    /// prints after the address.
+    pub resolved: FastMap<u64, String>,
 }
 
 impl Registry {
@@ -69,12 +76,37 @@ impl Registry {
             .and_then(|p| p.split('-').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or(8);
+        let mappings = table(trace, "mappings")
+            .map(|t| {
+                t.rows
+                    .iter()
+                    .map(|row| {
+                        let from = hex(cell(row, 0)).unwrap_or(0);
+                        let to = hex(cell(row, 1)).unwrap_or(0);
+                        (from, to, cell(row, 2).to_owned())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let resolved = table(trace, RESOLVED_FRAMES)
+            .map(|t| {
+                t.rows
+                    .iter()
+                    .filter_map(|row| {
+                        let text = format!("{} from {}", cell(row, 2), cell(row, 1));
+                        Some((hex(cell(row, 0))?, text))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Registry {
             resources,
             contexts,
             frames,
             starts,
             pointer_size,
+            mappings,
+            resolved,
         }
     }
 
@@ -90,6 +122,26 @@ impl Registry {
     /// Where backtrace `number`'s frames start in [`Registry::frames`].
     pub fn backtrace_start(&self, number: u32) -> u32 {
         self.starts.get(number as usize).copied().unwrap_or(0)
+    }
+
+    /// Frame `address` as `sp-rtrace-resolve` prints it after the address:
+    /// named by a dropped ELF file, or its module (the resolver skips
+    /// pseudo paths like `[vdso]`, which it cannot open), or `in ??`.
+    pub fn write_resolved(&self, address: u64, out: &mut String) {
+        if let Some(text) = self.resolved.get(&address) {
+            out.push_str(text);
+            return;
+        }
+        let module =
+            self.mappings.iter().rev().find(|(from, to, path)| {
+                *from <= address && address <= *to && !path.starts_with('[')
+            });
+        match module {
+            Some((_, _, path)) => {
+                let _ = write!(out, "from {path}");
+            }
+            None => out.push_str("in ??"),
+        }
     }
 
     /// The context mask a `context` detail names (registered names, or the

@@ -15,16 +15,17 @@ pub(super) struct Kept {
     pub facts: CallFacts,
 }
 
-/// True when `-R` / `-C` keep the call (the resource types `-R` keeps
-/// already marked in the registry by [`settle_resources`]).
-pub(super) fn passes(facts: &CallFacts, registry: &Registry, options: &PostprocOptions) -> bool {
-    if facts
+/// True when `-R` keeps the call (the resource types it keeps already
+/// marked in the registry by [`settle_resources`]).
+pub(super) fn resource_kept(facts: &CallFacts, registry: &Registry) -> bool {
+    facts
         .resource
         .and_then(|r| registry.resources.get(r))
-        .is_some_and(|r| !r.kept)
-    {
-        return false;
-    }
+        .is_none_or(|r| r.kept)
+}
+
+/// True when `-C` keeps the call.
+pub(super) fn context_kept(facts: &CallFacts, options: &PostprocOptions) -> bool {
     match options.context {
         Some(0) => facts.context == 0,
         Some(mask) => facts.context & mask != 0,
