@@ -2,15 +2,17 @@
 // window.flamedrop.listing(from, count) gives — the first 200 and the last 200 — equal the rows
 // `flamedrop replay` prints (its header and footer lines equal listingStatus().header/footer) and
 // the rows the original tool printed (the fixture's reference/), or the view says why the trace
-// has no listing, in the CLI's words; Save gives the CLI's bytes;
-// the -f columns rebuild it as `replay -f` does, the filter stack narrows it as `replay -D` does; a click on a row selects its span (the
-// sidebar's details) and a span clicked in the timeline is the listing's selected row; n moves
-// through the rows whose text matches the search; a fold hides a call's rows; the help lists 6.
+// has no listing, in the CLI's words; Save gives the CLI's bytes; the -f columns rebuild it as
+// `replay -f` does, the filter stack narrows it as `replay -D` does; a click on a row selects its
+// span (the sidebar's details) and a span clicked in the timeline is the listing's selected row; n moves
+// through the rows whose text matches the search; a fold hides a call's rows; the help lists 6;
+// sp-rtrace's -l and -c and SELogger's -processparams switches give the tools' text.
 'use strict';
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const { test } = require('node:test');
 const { cliPath, fixtureDir, nextFrames, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
@@ -26,7 +28,7 @@ const CASES = [
   {
     name: 'selogger demo-v060-omnibinary',
     dir: () => path.join(FIXTURES, 'selogger/demo-v060-omnibinary'),
-    reference: 'selogger/demo-v060-omnibinary/reference/LogPrinter.txt',
+    reference: 'selogger/demo-v060-omnibinary/reference/LogPrinter.txt.gz',
   },
   {
     name: 'rtrace c-leaks',
@@ -101,7 +103,9 @@ for (const c of CASES) {
       const rows = await assertRowsEqual(page, expected, c.name);
       // The rows are those the original tool printed (its header lines may differ: sp-rtrace's
       // heap statistics are not all in the trace).
-      const reference = fs.readFileSync(path.join(FIXTURES, c.reference), 'utf8').replace(/\n$/, '').split('\n');
+      const bytes = fs.readFileSync(path.join(FIXTURES, c.reference));
+      const text = (c.reference.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
+      const reference = text.replace(/\n$/, '').split('\n');
       const { header, footer } = await page.evaluate(() => window.flamedrop.listingStatus());
       const toolRows = reference.slice(header.length, reference.length - footer.length);
       assert.equal(rows.length, toolRows.length, `${c.name}: as many rows as ${c.reference}`);
@@ -197,4 +201,37 @@ test('listing: a row selects its span, a span selected in the timeline is the se
     await page.waitForFunction(() => /printf/.test(document.querySelector('.listing-row.selected')?.textContent || ''));
     assert.equal(await page.textContent('#detail .detail-name'), 'printf');
     await saveShots(page, SHOTS, 'listing.png');
+  }));
+
+test('listing rtrace c-leaks: -l and -c give what sp-rtrace-postproc printed', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const dir = path.join(FIXTURES, 'rtrace/c-leaks');
+    await openListing(page, base, dir);
+    for (const [option, file] of [['l', 'postproc-l.txt'], ['c', 'postproc-c.txt']]) {
+      await page.click(`#listing-opt-${option}`);
+      await page.waitForFunction(() => {
+        const s = window.flamedrop.listingStatus();
+        return !s.building && s.rows != null;
+      });
+      const { header, footer } = await page.evaluate(() => window.flamedrop.listingStatus());
+      const rows = await page.evaluate(() => window.flamedrop.listing(0));
+      const expected = fs.readFileSync(path.join(dir, 'reference', file), 'utf8');
+      assert.equal([...header, ...rows, ...footer].join('\n') + '\n', expected, `-${option} equals ${file}`);
+      await page.click(`#listing-opt-${option}`);
+    }
+  }));
+
+test('listing selogger demo-v060-omnibinary: -processparams gives what LogPrinter printed', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const dir = path.join(FIXTURES, 'selogger/demo-v060-omnibinary');
+    await openListing(page, base, dir);
+    await page.click('#listing-opt-processparams');
+    await page.waitForFunction(() => {
+      const s = window.flamedrop.listingStatus();
+      return !s.building && s.rows != null;
+    });
+    const { header, footer } = await page.evaluate(() => window.flamedrop.listingStatus());
+    const rows = await page.evaluate(() => window.flamedrop.listing(0));
+    const expected = zlib.gunzipSync(fs.readFileSync(path.join(dir, 'reference/LogPrinter-processparams.txt.gz'))).toString('utf8');
+    assert.equal([...header, ...rows, ...footer].join('\n') + '\n', expected, '-processparams equals LogPrinter-processparams.txt');
   }));

@@ -130,6 +130,7 @@ fn toolbar(view: &ListingView, ctx: &Context<ListingView>) -> Html {
         Some(Format::Uftrace | Format::Scaler | Format::Swap)
     );
     let columns = replay.then(|| columns(&props.options, &props.on_change));
+    let switches = tool_switches(&props.options, loaded.trace.format, &props.on_change);
     let range = props.range.map(|(a, b)| {
         let unit = loaded.unit();
         let clear = props.on_change.reform(|_: MouseEvent| ViewChange::Range(None));
@@ -152,6 +153,7 @@ fn toolbar(view: &ListingView, ctx: &Context<ListingView>) -> Html {
     html! {
         <div class="toolbar listing-toolbar">
             { for columns }
+            { switches }
             { for range }
             <button type="button" id="listing-copy" class="button" disabled={too_long}
                 title={if too_long { "Too long for the clipboard: use Save" } else { "Copy the listing as the command line prints it" }}
@@ -183,5 +185,56 @@ fn columns(options: &ListingOptions, on_change: &Callback<ViewChange>) -> Html {
             <span class="segmented" role="group" aria-label="Columns">{ for toggles }</span>
             <code id="listing-fields-spec">{ format!("-f {}", fields_spec(fields)) }</code>
         </span>
+    }
+}
+
+/// The original tool's switches that change its text: SELogger's
+/// `-processparams`, sp-rtrace-postproc's `-l`, `-c` and `-r`.
+fn tool_switches(
+    options: &ListingOptions,
+    format: Option<Format>,
+    on_change: &Callback<ViewChange>,
+) -> Html {
+    type Switch = (
+        &'static str,
+        &'static str,
+        fn(&mut ListingOptions) -> &mut bool,
+    );
+    let switches: &[Switch] = match format {
+        Some(Format::Selogger) => &[(
+            "processparams",
+            "-processparams: each call's parameters with its entry",
+            |o| &mut o.log_printer.process_params,
+        )],
+        Some(Format::SpRtrace) => &[
+            ("l", "-l: only the allocations never freed", |o| {
+                &mut o.postproc.leaks
+            }),
+            ("c", "-c: calls with the same backtrace merged", |o| {
+                &mut o.postproc.compress
+            }),
+            (
+                "r",
+                "-r: frames named from the ELF files beside the trace",
+                |o| &mut o.postproc.resolve,
+            ),
+        ],
+        _ => &[],
+    };
+    if switches.is_empty() {
+        return html! {};
+    }
+    let buttons = switches.iter().map(|&(name, title, field)| {
+        let mut next = options.clone();
+        let on = *field(&mut next.clone());
+        *field(&mut next) = !on;
+        let onclick = on_change.reform(move |_: MouseEvent| ViewChange::Listing(next.clone()));
+        html! {
+            <button type="button" id={format!("listing-opt-{name}")} class={classes!("seg", on.then_some("selected"))}
+                aria-pressed={on.to_string()} {title} {onclick}>{ format!("-{name}") }</button>
+        }
+    });
+    html! {
+        <span class="listing-fields segmented" role="group" aria-label="Options">{ for buttons }</span>
     }
 }
