@@ -235,3 +235,41 @@ test('listing selogger demo-v060-omnibinary: -processparams gives what LogPrinte
     const expected = zlib.gunzipSync(fs.readFileSync(path.join(dir, 'reference/LogPrinter-processparams.txt.gz'))).toString('utf8');
     assert.equal([...header, ...rows, ...footer].join('\n') + '\n', expected, '-processparams equals LogPrinter-processparams.txt');
   }));
+
+test('listing: the ruler’s time range narrows the rows to those in it', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-folder', fixtureDir('c-pthreads-mutex'));
+    await waitForState(page, 'ready');
+    const box = await page.locator('canvas#flamechart').boundingBox();
+    // A range where the threads run (between 200 and 260 px the main thread only waits).
+    await page.mouse.move(box.x + 200, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 500, box.y + 10, { steps: 4 });
+    await page.mouse.up();
+    const { range } = await page.evaluate(() => window.flamedrop.state());
+    assert.ok(range && range[1] > range[0], `no range selected: ${JSON.stringify(range)}`);
+    await page.keyboard.press('6');
+    await page.waitForSelector('#listing-range');
+    await page.click('#listing-field-time');
+    await page.waitForFunction(() => window.flamedrop.listingStatus().rows != null);
+    await nextFrames(page);
+    const all = await page.evaluate(() => window.flamedrop.listing(0));
+    const count = /^(\d+) of (\d+) rows$/.exec(await page.textContent('#listing-count'));
+    assert.ok(count, 'the count says how many rows the range keeps');
+    const [shown, total] = [Number(count[1]), Number(count[2])];
+    assert.equal(total, all.length);
+    assert.ok(shown > 0 && shown < total, `${shown} of ${total} rows in the range ${range}`);
+    const first = Number(await page.getAttribute('.listing-lines .listing-row', 'data-row'));
+    // uftrace's time column: seconds and nanoseconds of the row's timestamp.
+    const time = (row) => {
+      const m = /(\d+)\.(\d{9})/.exec(all[row]);
+      return BigInt(m[1]) * 1_000_000_000n + BigInt(m[2]);
+    };
+    const [from, to] = range.map(BigInt);
+    assert.ok(time(first) >= from && (first === 0 || time(first - 1) < from), 'the first row is the first in the range');
+    const last = first + shown - 1;
+    assert.ok(time(last) <= to && (last + 1 === total || time(last + 1) > to), 'the last row is the last in the range');
+    await page.click('#listing-range button');
+    await page.waitForFunction((n) => document.querySelector('#listing-count')?.textContent === `${n} rows`, total);
+  }));

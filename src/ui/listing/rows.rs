@@ -49,6 +49,13 @@ fn list(view: &ListingView, ctx: &Context<ListingView>, listing: &Listing) -> Ht
     let Some((_, shown)) = view.shown(props) else {
         return html! {};
     };
+    if shown.is_empty() && props.range.is_some() {
+        return html! {
+            <p class="note empty-view" id="listing-note" role="status">
+                { "No row of the listing falls in the selected time range (a call that spans it starts and ends outside)." }
+            </p>
+        };
+    }
     let header = listing.header(trace);
     let first = view.top.floor() as usize;
     let mut line = String::with_capacity(256);
