@@ -87,7 +87,7 @@ async function assertRowsEqual(page, expected, what) {
 
 for (const c of CASES) {
   test(`listing ${c.name}: the CLI's rows, or its reason for having none`, (t) =>
-    withPage(t, async ({ page, base }) => {
+    withPage(t, async ({ page, context, base }) => {
       const dir = c.dir();
       const expected = cliReplay(dir);
       await openListing(page, base, dir);
@@ -120,6 +120,11 @@ for (const c of CASES) {
       assert.equal(download.suggestedFilename(), 'flamedrop-listing.txt');
       const saved = fs.readFileSync(await download.path(), 'utf8');
       assert.equal(saved, expected.text, 'Save writes what the CLI prints');
+      // So does Copy, onto the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.click('#listing-copy');
+      await page.waitForFunction(() => /^copied/.test(document.querySelector('#listing-status')?.textContent || ''));
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected.text, 'Copy gives what the CLI prints');
     }));
 }
 
