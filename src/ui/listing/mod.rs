@@ -102,7 +102,8 @@ pub struct ListingView {
     /// The latest search, which the searches under way read to stop.
     latest_search: Rc<Cell<u32>>,
     note: Option<String>,
-    _wheel: Option<EventListener>,
+    /// The wheel listener and the scroll box it listens on.
+    _wheel: Option<(HtmlElement, EventListener)>,
     /// A resize of the window changes how many rows fit.
     _resize: Option<EventListener>,
 }
@@ -197,8 +198,21 @@ impl Component for ListingView {
         let Some(scroll) = self.scroll.cast::<HtmlElement>() else {
             return;
         };
-        if self._wheel.is_none() {
-            self._wheel = Some(wheel_listener(&scroll, ctx.link().callback(Msg::Wheel)));
+        // The box is made anew after each build: listen on the one shown.
+        let bound = self._wheel.as_ref().is_some_and(|(on, _)| on.is_same_node(Some(&scroll)));
+        if !bound {
+            // The keys move through the rows at once, unless a field has the focus.
+            let idle = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .is_none_or(|e| e.tag_name() == "BODY");
+            if idle {
+                let _ = scroll.focus();
+            }
+            let wheel = wheel_listener(&scroll, ctx.link().callback(Msg::Wheel));
+            self._wheel = Some((scroll.clone(), wheel));
+        }
+        if self._resize.is_none() {
             let on_resize = ctx.link().callback(|()| Msg::Scrolled);
             self._resize = web_sys::window()
                 .map(|w| EventListener::new(&w, "resize", move |_| on_resize.emit(())));
