@@ -16,6 +16,7 @@
 
 mod rows;
 mod save;
+mod scroll;
 mod search;
 
 use crate::render::colors::Colouring;
@@ -25,11 +26,12 @@ use crate::view_model::loaded::Built;
 use crate::view_model::{Loaded, ViewChange};
 use flamedrop_core::analysis::listing::ListingOptions;
 use flamedrop_core::analysis::search::Matcher;
-use gloo::events::{EventListener, EventListenerOptions};
+use gloo::events::EventListener;
+use scroll::{set_style, wheel_listener};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, KeyboardEvent, WheelEvent};
+use web_sys::{Element, HtmlElement, KeyboardEvent};
 use yew::prelude::*;
 
 /// A row's height in CSS px (the stylesheet's `.listing-row` line height).
@@ -199,7 +201,10 @@ impl Component for ListingView {
             return;
         };
         // The box is made anew after each build: listen on the one shown.
-        let bound = self._wheel.as_ref().is_some_and(|(on, _)| on.is_same_node(Some(&scroll)));
+        let bound = self
+            ._wheel
+            .as_ref()
+            .is_some_and(|(on, _)| on.is_same_node(Some(&scroll)));
         if !bound {
             // The keys move through the rows at once, unless a field has the focus.
             let idle = web_sys::window()
@@ -461,34 +466,4 @@ impl ListingView {
         self.go_to(ctx, built, row);
         true
     }
-}
-
-/// Sets one style property of the element behind `node`.
-fn set_style(node: &NodeRef, property: &str, value: &str) {
-    if let Some(element) = node.cast::<HtmlElement>() {
-        let _ = element.style().set_property(property, value);
-    }
-}
-
-/// A non-passive wheel listener on the scroll box: past the spacer's cap a
-/// wheel moves the window by rows (the native scroll would skip thousands).
-fn wheel_listener(scroll: &HtmlElement, on_rows: Callback<f64>) -> EventListener {
-    let options = EventListenerOptions::enable_prevent_default();
-    let target = scroll.clone();
-    EventListener::new_with_options(scroll, "wheel", options, move |e| {
-        let Some(e) = e.dyn_ref::<WheelEvent>() else {
-            return;
-        };
-        let capped = target.dataset().get("capped").is_some();
-        if !capped || e.ctrl_key() || e.delta_x().abs() > e.delta_y().abs() {
-            return;
-        }
-        e.prevent_default();
-        let px = match e.delta_mode() {
-            WheelEvent::DOM_DELTA_LINE => e.delta_y() * ROW_PX,
-            WheelEvent::DOM_DELTA_PAGE => e.delta_y() * f64::from(target.client_height()),
-            _ => e.delta_y(),
-        };
-        on_rows.emit(px / ROW_PX);
-    })
 }
