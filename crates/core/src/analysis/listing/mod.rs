@@ -24,8 +24,10 @@ mod replay_columns;
 mod replay_events;
 mod replay_layout;
 mod replay_symbols;
+mod replay_tasks;
 mod replay_time;
 mod span_rows;
+mod span_walk;
 
 pub use options::{
     parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocRelease,

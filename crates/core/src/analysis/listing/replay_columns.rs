@@ -81,7 +81,12 @@ pub(super) fn write_cells(out: &mut String, fields: &[ReplayField], cells: &Cell
         match field {
             ReplayField::Duration => write_duration(out, cells.duration),
             ReplayField::Tid => {
-                let _ = write!(out, "[{:>6}]", cells.tid);
+                out.push('[');
+                for _ in cells.tid.chars().count()..6 {
+                    out.push(' ');
+                }
+                out.push_str(cells.tid);
+                out.push(']');
             }
             ReplayField::Addr => match cells.addr {
                 Some(addr) => {

@@ -11,9 +11,12 @@
 use super::replay_columns::{header, write_blank_cells, write_cells, Cells};
 use super::replay_events::{is_hidden, sched_address, write_event, LOST};
 use super::replay_symbols::Symbols;
+use super::replay_tasks::{base_depths, columns, remaining_functions};
 use super::span_rows::{row_time, RowContext, SpanLayout, SpanRow};
 use super::{ListingError, ReplayField, ReplayOptions};
-use crate::model::{StrId, Thread, Trace, Value, SPAN_OFF_CPU, SPAN_OPEN_AT_END};
+use crate::model::{
+    Format, StrId, Thread, TimeUnit, Trace, Value, SPAN_OFF_CPU, SPAN_START_REPAIRED,
+};
 use std::cell::RefCell;
 use std::fmt::Write;
 
@@ -27,6 +30,18 @@ pub(super) struct ReplayLayout {
     /// The `args` and `return` detail keys, if the trace has them.
     args_key: Option<StrId>,
     return_key: Option<StrId>,
+    /// Detail keys shown as arguments, in order, besides `args` (Scaler's
+    /// sync-object ids).
+    arg_keys: Vec<StrId>,
+    /// Per thread: 1 until the time given when it began inside a call (a
+    /// forked child, whose first record returns from `fork`), which uftrace
+    /// keeps as a level until an `exec` starts the stack anew.
+    base_depth: Vec<(u16, i64)>,
+    /// Nanoseconds a unit of the trace's time is (1000 for Scaler's µs).
+    ns_per_unit: u64,
+    /// Events outside every call are rows (not in uftrace's recordings:
+    /// `uftrace replay` leaves them out without `--event-full`).
+    events_outside_calls: bool,
     /// Per thread: its column under `--column-view` (order of first row).
     column: Vec<u16>,
     symbols: Symbols,
@@ -46,6 +61,14 @@ impl ReplayLayout {
             options: options.clone(),
             args_key: trace.strings.find("args"),
             return_key: trace.strings.find("return"),
+            arg_keys: argument_keys(trace),
+            events_outside_calls: trace.format != Some(Format::Uftrace),
+            base_depth: base_depths(trace),
+            ns_per_unit: if trace.time_unit == Some(TimeUnit::Us) {
+                1000
+            } else {
+                1
+            },
             column: if options.column_view {
                 columns(trace)
             } else {
@@ -87,10 +110,32 @@ impl ReplayLayout {
         found
     }
 
+    /// Appends `(` and the values of the span's [`ReplayLayout::arg_keys`]
+    /// fields, `, ` between them; false when it has none.
+    fn write_arg_keys(&self, trace: &Trace, lane: &Thread, span: u32, out: &mut String) -> bool {
+        if self.arg_keys.is_empty() || self.options.no_args || lane.spans.details.is_empty() {
+            return false;
+        }
+        let mut count = 0;
+        let mut path = self.path.borrow_mut();
+        lane.spans
+            .details
+            .visit_fields(span, &mut path, |k, value| {
+                if self.arg_keys.contains(&k) {
+                    out.push_str(if count == 0 { "(" } else { ", " });
+                    write_value(trace, value, out);
+                    count += 1;
+                }
+            });
+        count > 0
+    }
+
     /// Appends a call's name and its arguments (`f(1, 2)`, `f()`).
     fn write_call(&self, trace: &Trace, lane: &Thread, span: u32, name: &str, out: &mut String) {
         out.push_str(name);
-        if self.write_detail(trace, lane, span, self.args_key, "(", out) {
+        if self.write_detail(trace, lane, span, self.args_key, "(", out)
+            || self.write_arg_keys(trace, lane, span, out)
+        {
             out.push(')');
         } else if !name.ends_with(')') {
             out.push_str("()");
@@ -136,9 +181,13 @@ impl ReplayLayout {
         cells
     }
 
-    fn indent(&self, thread: u32, depth: u16, out: &mut String) {
+    fn indent(&self, thread: u32, depth: u16, time: i64, out: &mut String) {
         let column = self.column.get(thread as usize).copied().unwrap_or(0);
-        for _ in 0..depth + column * COLUMN_OFFSET {
+        let base = match self.base_depth.get(thread as usize) {
+            Some(&(base, until)) if time < until => base,
+            _ => 0,
+        };
+        for _ in 0..depth + base + column * COLUMN_OFFSET {
             out.push_str("  ");
         }
     }
@@ -167,7 +216,9 @@ impl ReplayLayout {
                 if self.write_detail(trace, lane, span, self.return_key, " = ", out) {
                     out.push(';');
                 }
-                let _ = write!(out, " /* {name} */");
+                out.push_str(" /* ");
+                out.push_str(name);
+                out.push_str(" */");
             }
             (SpanRow::Entry { .. }, true) => {
                 let reason = name.strip_prefix("linux:schedule").unwrap_or("");
@@ -220,15 +271,22 @@ impl SpanLayout for ReplayLayout {
                 (cells, context.depth)
             }
         };
-        cells.time = time.max(0) as u64;
-        cells.delta = context
-            .previous_time
-            .map_or(0, |p| time.saturating_sub(p).max(0) as u64);
-        cells.elapsed = context
-            .first_time
-            .map_or(0, |f| time.saturating_sub(f).max(0) as u64);
+        let ns = |t: i64| (t.max(0) as u64).saturating_mul(self.ns_per_unit);
+        // A LOST row shows the task's time as it was: the row before's
+        // time and delta.
+        let (time, previous_time) = match row {
+            SpanRow::Marker { instant, .. } if marker_name(trace, thread, instant) == LOST => (
+                context.previous_time.unwrap_or(0),
+                context.before_previous_time,
+            ),
+            _ => (time, context.previous_time),
+        };
+        cells.duration = cells.duration.saturating_mul(self.ns_per_unit);
+        cells.time = ns(time);
+        cells.delta = previous_time.map_or(0, |p| ns(time.saturating_sub(p)));
+        cells.elapsed = context.first_time.map_or(0, |f| ns(time.saturating_sub(f)));
         write_cells(out, &self.options.fields, &cells);
-        self.indent(thread, depth, out);
+        self.indent(thread, depth, row_time(trace, row).unwrap_or(0), out);
         match row {
             SpanRow::Entry { span, .. }
             | SpanRow::Exit { span, .. }
@@ -266,7 +324,26 @@ impl SpanLayout for ReplayLayout {
             return Some(open + 1);
         }
         // uftrace shows events inside functions only (without --event-full).
-        (open > 0).then_some(open)
+        (open > 0 || self.events_outside_calls).then_some(open)
+    }
+
+    fn shows_span(&self, trace: &Trace, thread: u32, span: u32) -> bool {
+        let off_cpu = || {
+            let flags = trace
+                .threads
+                .get(thread as usize)
+                .and_then(|t| t.spans.flags.get(span as usize));
+            flags.is_some_and(|f| f & SPAN_OFF_CPU != 0)
+        };
+        !(self.options.no_sched && off_cpu())
+    }
+
+    fn shows_entry(&self, trace: &Trace, thread: u32, span: u32) -> bool {
+        let flags = trace
+            .threads
+            .get(thread as usize)
+            .and_then(|t| t.spans.flags.get(span as usize));
+        flags.is_none_or(|f| f & SPAN_START_REPAIRED == 0)
     }
 
     fn marker_follows_exits(&self, trace: &Trace, thread: u32, instant: u32) -> bool {
@@ -274,11 +351,17 @@ impl SpanLayout for ReplayLayout {
         marker_name(trace, thread, instant) == LOST
     }
 
+    fn needs_previous_thread(&self) -> bool {
+        self.options.task_newline
+    }
+
     fn needs_previous_time(&self) -> bool {
-        self.options
-            .fields
-            .iter()
-            .any(|f| matches!(f, ReplayField::Delta | ReplayField::Elapsed))
+        self.options.fields.iter().any(|f| {
+            matches!(
+                f,
+                ReplayField::Time | ReplayField::Delta | ReplayField::Elapsed
+            )
+        })
     }
 
     fn sets_time(&self, trace: &Trace, row: SpanRow) -> bool {
@@ -299,6 +382,27 @@ fn marker_name(trace: &Trace, thread: u32, instant: u32) -> &str {
         .map_or("", |&id| trace.str(id))
 }
 
+/// Scaler's sync-object detail keys (and the raw extra fields of a
+/// recording without names), shown as a call's arguments.
+fn argument_keys(trace: &Trace) -> Vec<StrId> {
+    if trace.format != Some(Format::Scaler) {
+        return Vec::new();
+    }
+    const KEYS: [&str; 10] = [
+        "mutex",
+        "cond",
+        "cond mutex",
+        "sem",
+        "rwlock",
+        "spinlock",
+        "barrier",
+        "joined thread",
+        "extra field 1",
+        "extra field 2",
+    ];
+    KEYS.iter().filter_map(|k| trace.strings.find(k)).collect()
+}
+
 /// Appends a detail value as text.
 fn write_value(trace: &Trace, value: Value, out: &mut String) {
     match value {
@@ -313,54 +417,4 @@ fn write_value(trace: &Trace, value: Value, out: &mut String) {
             let _ = write!(out, "{}{n}", trace.str(id));
         }
     }
-}
-
-/// Each thread's `--column-view` column: threads in the order of their
-/// first record.
-fn columns(trace: &Trace) -> Vec<u16> {
-    let first = |t: &Thread| {
-        let span = t.spans.start.first().copied().unwrap_or(i64::MAX);
-        span.min(t.instants.time.first().copied().unwrap_or(i64::MAX))
-    };
-    let mut order: Vec<usize> = (0..trace.threads.len()).collect();
-    order.sort_by_key(|&t| trace.threads.get(t).map_or(i64::MAX, first));
-    let mut column = vec![0u16; trace.threads.len()];
-    for (at, t) in order.into_iter().enumerate() {
-        if let Some(slot) = column.get_mut(t) {
-            *slot = at as u16;
-        }
-    }
-    column
-}
-
-/// uftrace's closing note on the calls still open when the recording
-/// stopped: per task, innermost first.
-fn remaining_functions(trace: &Trace) -> Vec<String> {
-    let mut lines = Vec::new();
-    for lane in &trace.threads {
-        let open: Vec<usize> = (0..lane.spans.len())
-            .filter(|&s| {
-                lane.spans
-                    .flags
-                    .get(s)
-                    .is_some_and(|f| f & SPAN_OPEN_AT_END != 0 && f & SPAN_OFF_CPU == 0)
-            })
-            .collect();
-        if open.is_empty() {
-            continue;
-        }
-        if lines.is_empty() {
-            lines.push(String::new());
-            lines.push("uftrace stopped tracing with remaining functions".into());
-            lines.push("================================================".into());
-        }
-        lines.push(format!("task: {}", lane.id));
-        for &s in open.iter().rev() {
-            let depth = lane.spans.depth.get(s).copied().unwrap_or(0);
-            let name = lane.spans.name.get(s).map_or("", |&id| trace.str(id));
-            lines.push(format!("[{depth}] {name}"));
-        }
-        lines.push(String::new());
-    }
-    lines
 }

@@ -13,9 +13,10 @@
 //! each. The rows are in time order, so a span's row is found by binary
 //! search on its start time.
 
+use super::span_walk::{Step, Walk, NO_EXIT};
 use super::{RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
-use crate::model::{Thread, Trace, SPAN_ABANDONED, SPAN_CUT, SPAN_OPEN_AT_END};
+use crate::model::Trace;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -35,11 +36,15 @@ pub(super) struct RowContext {
     /// The time of the row's thread's row before it (only when the layout
     /// asks for it, [`SpanLayout::needs_previous_time`]).
     pub previous_time: Option<i64>,
-    /// The time of the listing's first row.
+    /// The time of the thread's row before that one (same condition).
+    pub before_previous_time: Option<i64>,
+    /// The earliest call of any thread (uftrace's first timestamp, which
+    /// `elapsed` counts from, unless a context switch came before it).
     pub first_time: Option<i64>,
     /// A marker's nesting depth (open calls of its thread at its time).
     pub depth: u16,
-    /// The thread of the row before (any thread), for task changes.
+    /// The thread of the row before (any thread), for task changes (only
+    /// when the layout asks, [`SpanLayout::needs_previous_thread`]).
     pub previous_thread: Option<u32>,
 }
 
@@ -56,9 +61,23 @@ pub(super) trait SpanLayout {
     /// The depth marker `instant` of `thread` is written at when `open`
     /// calls of its thread are open at its time; `None` hides it.
     fn marker_depth(&self, trace: &Trace, thread: u32, instant: u32, open: u16) -> Option<u16>;
+    /// False for a span whose rows the listing leaves out (its records
+    /// still keep the call around it from being one row).
+    fn shows_span(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
+        true
+    }
+    /// False for a span shown by its exit row alone (a call its thread
+    /// began inside of).
+    fn shows_entry(&self, _trace: &Trace, _thread: u32, _span: u32) -> bool {
+        true
+    }
     /// True when marker `instant` of `thread` comes after the exits at its
     /// time (other markers come before them).
     fn marker_follows_exits(&self, _trace: &Trace, _thread: u32, _instant: u32) -> bool {
+        false
+    }
+    /// True when rows need [`RowContext::previous_thread`].
+    fn needs_previous_thread(&self) -> bool {
         false
     }
     /// True when rows need [`RowContext::previous_time`].
@@ -71,9 +90,6 @@ pub(super) trait SpanLayout {
         true
     }
 }
-
-/// The flags of a span whose exit record does not exist.
-const NO_EXIT: u8 = SPAN_OPEN_AT_END | SPAN_CUT | SPAN_ABANDONED;
 
 /// A span listing: the index and the layout that writes it.
 pub(super) struct SpanRows<L: SpanLayout> {
@@ -90,12 +106,84 @@ pub(super) struct SpanRows<L: SpanLayout> {
     /// Each thread's last row time as of the row written last, so writing
     /// the rows in order finds [`RowContext::previous_time`] at once.
     sequence: RefCell<Sequence>,
+    /// The earliest call of any thread.
+    first_time: Option<i64>,
+}
+
+/// The index as the build takes the walks' steps.
+struct Taken {
+    rows: Vec<u32>,
+    leaf: Vec<u64>,
+    marker_depth: Vec<u16>,
+    /// The last record taken (a row, or a call the listing leaves out).
+    last: Option<u32>,
+}
+
+impl Taken {
+    /// Takes `step` of thread `index` (with its span and marker bases and
+    /// its open calls); markers' rows start at `marker_row`.
+    fn take(
+        &mut self,
+        trace: &Trace,
+        layout: &impl SpanLayout,
+        (index, (span_base, marker_base), open): (u32, (u32, u32), u16),
+        step: Step,
+        marker_row: u64,
+    ) {
+        let base = u64::from(span_base);
+        match step {
+            Step::Entry(span) => {
+                let id = row_id(2 * (base + u64::from(span)));
+                // An entry that is no row can't make its call one row.
+                let shown =
+                    layout.shows_span(trace, index, span) && layout.shows_entry(trace, index, span);
+                self.last = shown.then_some(id);
+                if shown {
+                    self.rows.push(id);
+                }
+            }
+            Step::Exit(span) => {
+                let g = base + u64::from(span);
+                let flags = trace
+                    .threads
+                    .get(index as usize)
+                    .and_then(|t| t.spans.flags.get(span as usize))
+                    .copied()
+                    .unwrap_or(0);
+                // A call whose exit was never recorded (still open at the
+                // end, lost, left by longjmp or exec) has no exit row and is
+                // never a leaf. A call whose exit comes right after its
+                // entry, over all threads, is one row (uftrace merges them).
+                let has_exit = flags & NO_EXIT == 0;
+                if !layout.shows_span(trace, index, span) {
+                    self.last = Some(row_id(2 * g + 1));
+                } else if has_exit && self.last == Some(row_id(2 * g)) {
+                    if let Some(bits) = self.leaf.get_mut((g / 64) as usize) {
+                        *bits |= 1 << (g % 64);
+                    }
+                } else if has_exit {
+                    self.last = Some(row_id(2 * g + 1));
+                    self.rows.push(row_id(2 * g + 1));
+                }
+            }
+            Step::Marker(instant) => {
+                let m = u64::from(marker_base) + u64::from(instant);
+                if let Some(depth) = layout.marker_depth(trace, index, instant, open) {
+                    if let Some(slot) = self.marker_depth.get_mut(m as usize) {
+                        *slot = depth;
+                    }
+                    self.last = Some(row_id(marker_row + m));
+                    self.rows.push(row_id(marker_row + m));
+                }
+            }
+        }
+    }
 }
 
 #[derive(Default)]
 struct Sequence {
     next_row: usize,
-    last_time: Vec<Option<i64>>,
+    last_time: Vec<[Option<i64>; 2]>,
 }
 
 impl<L: SpanLayout> SpanRows<L> {
@@ -105,9 +193,12 @@ impl<L: SpanLayout> SpanRows<L> {
         let marker_base = bases(trace.threads.iter().map(|t| t.instants.len()));
         let spans = span_base.last().copied().unwrap_or(0) as usize;
         let markers = marker_base.last().copied().unwrap_or(0) as usize;
-        let mut rows: Vec<u32> = Vec::new();
-        let mut leaf = vec![0u64; spans.div_ceil(64)];
-        let mut marker_depth = vec![0u16; markers];
+        let mut index_of = Taken {
+            rows: Vec::new(),
+            leaf: vec![0u64; spans.div_ceil(64)],
+            marker_depth: vec![0u16; markers],
+            last: None,
+        };
         let mut walks: Vec<Walk> = (0..trace.threads.len()).map(|_| Walk::default()).collect();
         let mut next: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
         for (index, thread) in trace.threads.iter().enumerate() {
@@ -125,38 +216,13 @@ impl<L: SpanLayout> SpanRows<L> {
             let (Some(walk), Some(thread)) = (walks.get_mut(t), trace.threads.get(t)) else {
                 continue;
             };
-            let base = u64::from(span_base.get(t).copied().unwrap_or(0));
             let open = walk.open.len() as u16;
-            match walk.take() {
-                Some(Step::Entry(span)) => rows.push(row_id(2 * (base + u64::from(span)))),
-                Some(Step::Exit(span)) => {
-                    let g = base + u64::from(span);
-                    let flags = thread.spans.flags.get(span as usize).copied().unwrap_or(0);
-                    // A call whose exit was never recorded (still open at
-                    // the end, lost, left by longjmp or exec) has no exit
-                    // row and is never a leaf.
-                    // A call whose exit comes right after its entry, over
-                    // all threads, is one row (uftrace merges the two).
-                    let has_exit = flags & NO_EXIT == 0;
-                    if has_exit && rows.last() == Some(&row_id(2 * g)) {
-                        if let Some(bits) = leaf.get_mut((g / 64) as usize) {
-                            *bits |= 1 << (g % 64);
-                        }
-                    } else if has_exit {
-                        rows.push(row_id(2 * g + 1));
-                    }
-                }
-                Some(Step::Marker(instant)) => {
-                    let m =
-                        u64::from(marker_base.get(t).copied().unwrap_or(0)) + u64::from(instant);
-                    if let Some(depth) = layout.marker_depth(trace, index, instant, open) {
-                        if let Some(slot) = marker_depth.get_mut(m as usize) {
-                            *slot = depth;
-                        }
-                        rows.push(row_id(marker_row + m));
-                    }
-                }
-                None => {}
+            if let Some(step) = walk.take() {
+                let bases = (
+                    span_base.get(t).copied().unwrap_or(0),
+                    marker_base.get(t).copied().unwrap_or(0),
+                );
+                index_of.take(trace, &layout, (index, bases, open), step, marker_row);
             }
             walk.advance(thread, |m| layout.marker_follows_exits(trace, index, m));
             if let Some(time) = walk.time() {
@@ -166,12 +232,17 @@ impl<L: SpanLayout> SpanRows<L> {
         }
         SpanRows {
             layout,
-            rows,
-            leaf,
+            rows: index_of.rows,
+            leaf: index_of.leaf,
             span_base,
             marker_base,
-            marker_depth,
+            marker_depth: index_of.marker_depth,
             sequence: RefCell::new(Sequence::default()),
+            first_time: trace
+                .threads
+                .iter()
+                .filter_map(|t| t.spans.start.first().copied())
+                .min(),
         }
     }
 
@@ -220,34 +291,39 @@ impl<L: SpanLayout> SpanRows<L> {
             .find(|&row| self.rows.get(row) == Some(&id))
     }
 
-    /// The time of the last row before `row` of `thread` that sets its
-    /// thread's time.
-    fn previous_time(&self, trace: &Trace, row: usize, thread: u32) -> Option<i64> {
+    /// The times of the last two rows before `row` of `thread` that set
+    /// its thread's time (the last one first).
+    fn previous_times(&self, trace: &Trace, row: usize, thread: u32) -> [Option<i64>; 2] {
         let mut sequence = self.sequence.borrow_mut();
         if row == 0 {
             sequence.next_row = 0;
             sequence.last_time.clear();
-            sequence.last_time.resize(trace.threads.len(), None);
+            sequence.last_time.resize(trace.threads.len(), [None; 2]);
         }
         if sequence.next_row == row && sequence.last_time.len() == trace.threads.len() {
-            let time = sequence.last_time.get(thread as usize).copied().flatten();
+            let times = sequence
+                .last_time
+                .get(thread as usize)
+                .copied()
+                .unwrap_or_default();
             if let Some(this) = self.row(row) {
                 if self.layout.sets_time(trace, this) {
                     let slot = sequence.last_time.get_mut(row_thread(this) as usize);
                     if let Some(slot) = slot {
-                        *slot = row_time(trace, this);
+                        *slot = [row_time(trace, this), slot[0]];
                     }
                 }
             }
             sequence.next_row = row + 1;
-            return time;
+            return times;
         }
-        (0..row).rev().find_map(|r| {
+        let mut earlier = (0..row).rev().filter_map(|r| {
             let earlier = self.row(r)?;
             (row_thread(earlier) == thread && self.layout.sets_time(trace, earlier))
                 .then(|| row_time(trace, earlier))
                 .flatten()
-        })
+        });
+        [earlier.next(), earlier.next()]
     }
 }
 
@@ -308,13 +384,14 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             return;
         };
         let thread = row_thread(this);
-        let mut context = RowContext {
-            previous_thread: row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread),
-            ..RowContext::default()
-        };
+        let mut context = RowContext::default();
+        if self.layout.needs_previous_thread() {
+            context.previous_thread = row.checked_sub(1).and_then(|r| self.row(r)).map(row_thread);
+        }
         if self.layout.needs_previous_time() {
-            context.previous_time = self.previous_time(trace, row, thread);
-            context.first_time = self.row(0).and_then(|r| row_time(trace, r));
+            [context.previous_time, context.before_previous_time] =
+                self.previous_times(trace, row, thread);
+            context.first_time = self.first_time;
         }
         if let SpanRow::Marker { thread, instant } = this {
             let m = self.marker_base.get(thread as usize).copied().unwrap_or(0) + instant;
@@ -376,80 +453,6 @@ impl<L: SpanLayout> Rows for SpanRows<L> {
             .start
             .get(span as usize)?;
         self.find(trace, 2 * (base + span), start)
-    }
-}
-
-/// Where a thread's walk stands.
-#[derive(Default)]
-struct Walk {
-    next_span: usize,
-    next_marker: usize,
-    /// Open spans, outermost first.
-    open: Vec<u32>,
-    pending: Option<(i64, Step)>,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Step {
-    Entry(u32),
-    Exit(u32),
-    Marker(u32),
-}
-
-impl Walk {
-    fn time(&self) -> Option<i64> {
-        self.pending.map(|(time, _)| time)
-    }
-
-    fn take(&mut self) -> Option<Step> {
-        self.pending.take().map(|(_, step)| step)
-    }
-
-    /// Finds the thread's next step (entry, exit or marker).
-    /// `follows_exits(m)`: marker `m` comes after the exits at its time.
-    fn advance(&mut self, thread: &Thread, follows_exits: impl Fn(u32) -> bool) {
-        let spans = &thread.spans;
-        let instants = &thread.instants;
-        let next_start = spans.start.get(self.next_span).copied();
-        let next_depth = spans.depth.get(self.next_span).copied();
-        let marker_time = instants.time.get(self.next_marker).copied();
-        // The innermost open span closes first if it ends before what comes
-        // next, or if the next call is at its depth or above.
-        if let Some(&top) = self.open.last() {
-            let top_end = spans.end.get(top as usize).copied().unwrap_or(i64::MAX);
-            let top_depth = spans.depth.get(top as usize).copied().unwrap_or(0);
-            let call_outside = next_depth.is_some_and(|d| d <= top_depth);
-            let before_call = next_start.is_none_or(|s| top_end <= s) || call_outside;
-            // A marker at the very time of an exit comes first: uftrace
-            // writes an exit trigger's events (`diff:…`) before the exit,
-            // unless the layout says otherwise (a LOST record).
-            let recorded = spans
-                .flags
-                .get(top as usize)
-                .is_some_and(|f| f & NO_EXIT == 0);
-            let before_marker = marker_time.is_none_or(|m| {
-                top_end < m || (top_end == m && recorded && follows_exits(self.next_marker as u32))
-            });
-            if before_call && before_marker {
-                self.open.pop();
-                self.pending = Some((top_end, Step::Exit(top)));
-                return;
-            }
-        }
-        match (next_start, marker_time) {
-            (Some(start), marker) if marker.is_none_or(|m| start <= m) => {
-                let span = self.next_span as u32;
-                self.next_span += 1;
-                self.open.push(span);
-                self.pending = Some((start, Step::Entry(span)));
-            }
-            (_, Some(time)) => {
-                let marker = self.next_marker as u32;
-                self.next_marker += 1;
-                self.pending = Some((time, Step::Marker(marker)));
-            }
-            _ => self.pending = None,
-        }
     }
 }
 
