@@ -4,7 +4,9 @@
 //! every decoder to them through this check.
 
 use super::columns::{ColumnInfo, ColumnRef};
-use super::{Allocations, Counter, Details, SampleSet, Spans, Table, Thread, Trace, NO_PARENT};
+use super::{
+    Allocations, Counter, Details, EventLog, SampleSet, Spans, Table, Thread, Trace, NO_PARENT,
+};
 
 impl Trace {
     /// Every broken invariant of the trace, one sentence each (empty when
@@ -39,6 +41,7 @@ impl Trace {
         for t in &self.tables {
             problems.table(&format!("table {}", t.id), t);
         }
+        problems.event_log(&self.event_log);
         for d in &self.diagnostics {
             if d.kind.is_empty() || d.count == 0 {
                 problems.add("diagnostics", format!("{d:?} has no kind or a zero count"));
@@ -191,6 +194,41 @@ impl Problems<'_> {
         }
     }
 
+    /// Every event's thread and data id exist; every text id is in the
+    /// log's text table.
+    fn event_log(&mut self, log: &EventLog) {
+        let threads = self.trace.threads.len();
+        if let Some(t) = log.thread.iter().find(|&&t| t as usize >= threads) {
+            self.add(
+                "event log",
+                format!("an event names thread {t} of {threads}"),
+            );
+        }
+        let sites = log.site_type.len();
+        if let Some(s) = log.site.iter().find(|&&s| s as usize >= sites) {
+            self.add(
+                "event log",
+                format!("an event names data id {s} of {sites}"),
+            );
+        }
+        let texts = log.text_ends.len();
+        let text_columns = [
+            &log.site_type,
+            &log.site_attributes,
+            &log.method_place,
+            &log.method_source,
+            &log.method_text,
+            &log.object_type,
+            &log.object_type_default,
+        ];
+        if text_columns
+            .iter()
+            .any(|c| c.iter().any(|&id| id as usize >= texts))
+        {
+            self.add("event log", format!("a text id is past the {texts} texts"));
+        }
+    }
+
     fn table(&mut self, part: &str, t: &Table) {
         if let Some(row) = t.rows.iter().position(|r| r.len() != t.columns.len()) {
             self.add(part, format!("row {row} is not as wide as the columns"));
@@ -290,5 +328,39 @@ mod tests {
         let mut short = trace;
         short.threads[0].spans.flags.pop();
         assert!(short.check()[0].contains("differ in length"));
+    }
+}
+
+#[cfg(test)]
+mod event_log_tests {
+    use crate::model::{Format, TimeUnit, TraceBuilder};
+
+    #[test]
+    fn an_event_log_names_only_what_exists() {
+        let mut b = TraceBuilder::new(Format::Selogger, TimeUnit::Events);
+        let p = b.process("jvm", "JVM");
+        b.thread(p, "0", "thread 0");
+        let mut trace = b.finish();
+        let entry = trace.event_log.add_text("METHOD_ENTRY");
+        trace.event_log.site_type = vec![entry];
+        trace.event_log.push(0, 0, 0, 0);
+        assert_eq!(trace.check(), Vec::<String>::new());
+        let mut bad = trace.clone();
+        bad.event_log.push(1, 3, 0, 0);
+        assert!(
+            bad.check()[0].contains("thread 3 of 1"),
+            "{:?}",
+            bad.check()
+        );
+        let mut bad = trace.clone();
+        bad.event_log.push(1, 0, 2, 0);
+        assert!(
+            bad.check()[0].contains("data id 2 of 1"),
+            "{:?}",
+            bad.check()
+        );
+        let mut bad = trace;
+        bad.event_log.site_type = vec![entry + 1];
+        assert!(bad.check()[0].contains("text id"), "{:?}", bad.check());
     }
 }

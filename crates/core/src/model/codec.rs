@@ -162,9 +162,10 @@ mod tests {
         let mut trace = b.finish();
         trace.event_log.push(0, 0, 1, -5);
         trace.event_log.push(3, 0, 0, 1 << 40);
-        trace.event_log.site_type = vec![main, main];
+        let label = trace.event_log.add_text("LABEL");
+        trace.event_log.site_type = vec![label, label];
         trace.event_log.site_line = vec![7, u32::MAX];
-        trace.event_log.object_type_default = vec![main];
+        trace.event_log.object_type_default = vec![label];
         trace
     }
 

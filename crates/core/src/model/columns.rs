@@ -313,7 +313,7 @@ columns!(EventLog {
     thread: U32,
     site: U32,
     value: I64,
-    site_type: U32[names, own_length],
+    site_type: U32[own_length],
     site_method: U32[own_length],
     site_line: U32[own_length],
     site_inst: U32[own_length],
@@ -321,13 +321,15 @@ columns!(EventLog {
     site_role: U8[own_length],
     site_params: U16[own_length],
     site_param_index: U32[own_length],
-    site_attributes: U32[names, own_length],
-    method_place: U32[names, own_length],
-    method_source: U32[names, own_length],
-    method_text: U32[names, own_length],
+    site_attributes: U32[own_length],
+    method_place: U32[own_length],
+    method_source: U32[own_length],
+    method_text: U32[own_length],
     method_params: U16[own_length],
-    object_type: U32[names, own_length],
-    object_type_default: U32[names, own_length],
+    object_type: U32[own_length],
+    object_type_default: U32[own_length],
+    text_bytes: U8[own_length],
+    text_ends: U32[own_length],
 });
 
 impl Trace {
@@ -411,7 +413,7 @@ mod tests {
         let mut trace = b.finish();
         let mut names = Vec::new();
         trace.visit_columns(&mut |info: ColumnInfo, _: ColumnRef<'_>| names.push(info.name));
-        const EVENT_LOG: [&str; 19] = [
+        const EVENT_LOG: [&str; 21] = [
             "seq",
             "thread",
             "site",
@@ -431,6 +433,8 @@ mod tests {
             "method_params",
             "object_type",
             "object_type_default",
+            "text_bytes",
+            "text_ends",
         ];
         let spans = ["start", "end", "depth", "name", "flags"];
         let details = [

@@ -5,12 +5,16 @@
 //! the rest, compactly: four numbers an event, and the static tables the
 //! reader looks its text up in, once per data id, method and object.
 //!
-//! Texts are ids into the trace's string table; numbers that are Java
-//! `int`s (lines, instruction indexes, parameter indexes) are kept as their
-//! 32 bits in a `u32` (read them back with `as i32`).
+//! Texts are ids into the log's own text table ([`EventLog::text`]), not
+//! the trace's string table, which holds the names the views show and
+//! search; numbers that are Java `int`s (lines, instruction indexes,
+//! parameter indexes) are kept as their 32 bits in a `u32` (read them back
+//! with `as i32`).
 
-use super::StrId;
 use serde::{Deserialize, Serialize};
+
+/// An id into an [`EventLog`]'s text table.
+pub type TextId = u32;
 
 /// How a site's 64-bit value is printed ([`EventLog::site_value`]).
 pub mod value_form {
@@ -63,7 +67,7 @@ pub struct EventLog {
     /// Per event: the recorded 64-bit value.
     pub value: Vec<i64>,
     /// Per data id: the `EventType` name.
-    pub site_type: Vec<StrId>,
+    pub site_type: Vec<TextId>,
     /// Per data id: the method (a row of the method columns), or `u32::MAX`.
     pub site_method: Vec<u32>,
     /// Per data id: the source line (Java int bits).
@@ -81,21 +85,25 @@ pub struct EventLog {
     /// event (Java int bits; -1 when it finds none).
     pub site_param_index: Vec<u32>,
     /// Per data id: the attribute text a CALL prints after `method:`.
-    pub site_attributes: Vec<StrId>,
+    pub site_attributes: Vec<TextId>,
     /// Per method: `Class:method` as the reader prints it.
-    pub method_place: Vec<StrId>,
+    pub method_place: Vec<TextId>,
     /// Per method: the source file name as the reader prints it.
-    pub method_source: Vec<StrId>,
+    pub method_source: Vec<TextId>,
     /// Per method: the methods.txt row as the reader prints it after
     /// `method:` on a METHOD_ENTRY.
-    pub method_text: Vec<StrId>,
+    pub method_text: Vec<TextId>,
     /// Per method: how many METHOD_PARAM events its entry takes.
     pub method_params: Vec<u16>,
     /// Per object id: its type name as the reader prints it.
-    pub object_type: Vec<StrId>,
+    pub object_type: Vec<TextId>,
     /// The type name printed for an object id past `object_type` (none or
     /// one entry).
-    pub object_type_default: Vec<StrId>,
+    pub object_type_default: Vec<TextId>,
+    /// The text table: every text's bytes, one after the other.
+    pub text_bytes: Vec<u8>,
+    /// The text table: where each text ends in `text_bytes`.
+    pub text_ends: Vec<u32>,
 }
 
 impl EventLog {
@@ -131,8 +139,33 @@ impl EventLog {
         self.value.push(value);
     }
 
+    /// Text `id` of the text table (empty when there is none).
+    pub fn text(&self, id: TextId) -> &str {
+        let at = id as usize;
+        let Some(&end) = self.text_ends.get(at) else {
+            return "";
+        };
+        let start = match at.checked_sub(1) {
+            Some(before) => self.text_ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        let bytes = self
+            .text_bytes
+            .get(start as usize..end as usize)
+            .unwrap_or(&[]);
+        std::str::from_utf8(bytes).unwrap_or("")
+    }
+
+    /// Adds `text` to the text table; its id.
+    pub fn add_text(&mut self, text: &str) -> TextId {
+        self.text_bytes.extend_from_slice(text.as_bytes());
+        let id = self.text_ends.len() as TextId;
+        self.text_ends.push(self.text_bytes.len() as u32);
+        id
+    }
+
     /// The type name the reader prints for object `object`.
-    pub fn object_type_of(&self, object: i64) -> Option<StrId> {
+    pub fn object_type_of(&self, object: i64) -> Option<TextId> {
         let at = usize::try_from(object).ok();
         at.and_then(|at| self.object_type.get(at))
             .or_else(|| self.object_type_default.first())
@@ -155,6 +188,19 @@ mod tests {
         assert_eq!(log.seq, [0, 1, 7]);
         assert_eq!(log.seq_of(2), 7);
         assert_eq!(log.len(), 3);
+    }
+
+    #[test]
+    fn texts_come_back_by_id() {
+        let mut log = EventLog::default();
+        let a = log.add_text("METHOD_ENTRY");
+        let b = log.add_text("");
+        let c = log.add_text("demo/T:main");
+        assert_eq!(
+            (log.text(a), log.text(b), log.text(c)),
+            ("METHOD_ENTRY", "", "demo/T:main")
+        );
+        assert_eq!(log.text(9), "");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub use details::{
     KIND_INT32, KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
 };
 pub use diagnostics::{Diagnostic, Severity};
-pub use event_log::{site_role, value_form, EventLog};
+pub use event_log::{site_role, value_form, EventLog, TextId};
 pub use resources::{Allocations, Column, Counter, Table, NEVER_FREED};
 pub use stacks::{SampleSet, StackTable, NO_PARENT};
 pub use strings::{StrId, StringTable};

@@ -181,7 +181,7 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
     let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
     let thread = log.thread.get(event).copied().unwrap_or(NONE) as usize;
     let value = log.value.get(event).copied().unwrap_or(0);
-    let text = |column: &[u32]| column.get(site).map_or("", |&id| trace.str(id));
+    let text = |column: &[u32]| column.get(site).map_or("", |&id| log.text(id));
     let _ = write!(
         out,
         "EventId={},EventType={},ThreadId={},DataId={},Value=",
@@ -193,7 +193,7 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
     match log.site_value.get(site).copied().unwrap_or(value_form::RAW) {
         value_form::OBJECT => {
             let _ = write!(out, "{value},objectType=");
-            out.push_str(log.object_type_of(value).map_or("null", |id| trace.str(id)));
+            out.push_str(log.object_type_of(value).map_or("null", |id| log.text(id)));
         }
         value_form::FLOAT => java_text::write_float(out, f32::from_bits(value as u32)),
         value_form::DOUBLE => java_text::write_double(out, f64::from_bits(value as u64)),
@@ -209,7 +209,7 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
             out.push_str(
                 log.method_text
                     .get(method)
-                    .map_or("null", |&id| trace.str(id)),
+                    .map_or("null", |&id| log.text(id)),
             );
         }
         Some(site_role::CALL) => {
@@ -225,7 +225,7 @@ fn write_place(trace: &Trace, event: usize, out: &mut String) {
     let log = &trace.event_log;
     let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
     let method = log.site_method.get(site).copied().unwrap_or(NONE) as usize;
-    let method_text = |column: &[u32]| column.get(method).map_or("null", |&id| trace.str(id));
+    let method_text = |column: &[u32]| column.get(method).map_or("null", |&id| log.text(id));
     let number = |column: &[u32]| column.get(site).map_or(0, |&n| n as i32);
     let _ = write!(
         out,

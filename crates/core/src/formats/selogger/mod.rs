@@ -347,7 +347,7 @@ impl Decoder for SeloggerDecoder {
         let mut log = std::mem::take(&mut replay.log);
         let mut trace = replay.builder.finish();
         if !streams.is_empty() {
-            std::mem::take(&mut self.printer).fill(&mut trace.strings, &mut log);
+            std::mem::take(&mut self.printer).fill(&mut log);
             trace.event_log = log;
         }
         trace

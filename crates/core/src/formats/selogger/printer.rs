@@ -25,7 +25,7 @@
 
 use super::statics::{lines_with_offsets, Dialect};
 use crate::fast_hash::FastMap;
-use crate::model::{site_role, value_form, EventLog, StrId, StringTable};
+use crate::model::{site_role, value_form, EventLog, TextId};
 
 /// One dataids.txt row as the reader keeps it.
 #[derive(Clone, Debug, Default)]
@@ -134,15 +134,23 @@ impl PrinterTables {
         }
     }
 
-    /// Writes the tables into `log`, interning their texts into `strings`.
-    pub fn fill(self, strings: &mut StringTable, log: &mut EventLog) {
-        let empty = strings.intern("");
+    /// Writes the tables into `log`, each distinct text once in its text table.
+    pub fn fill(mut self, log: &mut EventLog) {
+        // A row the replay could read but this reader could not still has
+        // its events in the log: it gets a missing site.
+        let needed = log.site.iter().max().map_or(0, |&site| site as usize + 1);
+        if self.sites.len() < needed {
+            self.sites.resize_with(needed, || None);
+        }
+        let mut strings = Texts::default();
+        let empty = strings.intern(log, "");
         for site in &self.sites {
             let site = site.clone().unwrap_or_else(|| Site {
                 role: site_role::MISSING,
                 ..Site::default()
             });
-            log.site_type.push(strings.intern(&site.event_type));
+            let id = strings.intern(log, &site.event_type);
+            log.site_type.push(id);
             log.site_method.push(site.method.unwrap_or(u32::MAX));
             log.site_line.push(site.line as u32);
             log.site_inst.push(site.inst as u32);
@@ -151,16 +159,19 @@ impl PrinterTables {
             log.site_params.push(site.params);
             log.site_param_index.push(site.param_index as u32);
             let attributes = match site.role {
-                site_role::CALL => strings.intern(&site.attributes),
+                site_role::CALL => strings.intern(log, &site.attributes),
                 _ => empty,
             };
             log.site_attributes.push(attributes);
         }
         for method in &self.methods {
             let method = method.clone().unwrap_or_default();
-            log.method_place.push(strings.intern(&method.place));
-            log.method_source.push(strings.intern(&method.source));
-            log.method_text.push(strings.intern(&method.text));
+            let id = strings.intern(log, &method.place);
+            log.method_place.push(id);
+            let id = strings.intern(log, &method.source);
+            log.method_source.push(id);
+            let id = strings.intern(log, &method.text);
+            log.method_text.push(id);
             log.method_params.push(method.params);
         }
         let type_name = |type_id: i32| -> String {
@@ -176,14 +187,30 @@ impl PrinterTables {
         if object_types.is_empty() {
             object_types.push(-1);
         }
-        let mut names_by_type: FastMap<i32, StrId> = FastMap::default();
+        let mut names_by_type: FastMap<i32, TextId> = FastMap::default();
         for type_id in object_types {
             let id = *names_by_type
                 .entry(type_id)
-                .or_insert_with(|| strings.intern(&type_name(type_id)));
+                .or_insert_with(|| strings.intern(log, &type_name(type_id)));
             log.object_type.push(id);
         }
-        log.object_type_default.push(strings.intern(&type_name(0)));
+        let id = strings.intern(log, &type_name(0));
+        log.object_type_default.push(id);
+    }
+}
+
+/// The texts already in a log's text table.
+#[derive(Default)]
+struct Texts(FastMap<String, TextId>);
+
+impl Texts {
+    fn intern(&mut self, log: &mut EventLog, text: &str) -> TextId {
+        if let Some(&id) = self.0.get(text) {
+            return id;
+        }
+        let id = log.add_text(text);
+        self.0.insert(text.to_owned(), id);
+        id
     }
 }
 
