@@ -25,7 +25,9 @@ mod common;
 use common::{fixtures, read_folder};
 use flamedrop_core::analysis::listing::{
     parse_hex_mask, Listing, ListingOptions, PostprocOptions, PostprocRelease, PostprocSort,
+    RowKind,
 };
+use flamedrop_core::model::codec;
 use flamedrop_core::{decode_files, Trace};
 
 /// The cases that have post-processor references, by name.
@@ -183,4 +185,130 @@ fn every_supported_postproc_reference_is_printed_byte_for_byte() {
     assert!(failed.is_empty(), "{failed:#?}");
     assert_eq!(compared, 34, "references compared");
     assert_eq!(unnamed, 10, "frame names taken out of -r references");
+}
+
+#[test]
+fn call_rows_fold_their_lines_and_link_to_their_spans() {
+    let trace = decode("c-threads-contexts");
+    let reference = std::fs::read_to_string(
+        fixtures().join("rtrace/c-threads-contexts/reference/postproc.txt"),
+    )
+    .expect("reference");
+    let listing = Listing::new(&trace, &ListingOptions::default()).expect("a listing");
+    let header = listing.header(&trace).len();
+    let lines: Vec<&str> = reference.lines().skip(header).collect();
+    assert_eq!(listing.len(), lines.len());
+    let mut records = 0;
+    for (row, line) in lines.iter().enumerate() {
+        let info = listing.info(&trace, row);
+        let is_call = line
+            .split_once(". ")
+            .is_some_and(|(n, _)| n.parse::<u32>().is_ok());
+        if !is_call {
+            let expected = if line.is_empty() {
+                RowKind::Note
+            } else {
+                RowKind::Continuation
+            };
+            assert_eq!(info.kind, expected, "row {row}: {line}");
+            continue;
+        }
+        records += 1;
+        assert_eq!(info.kind, RowKind::Record, "row {row}: {line}");
+        // The call folds up to the line before the blank line that ends it.
+        let blank = lines[row..]
+            .iter()
+            .position(|l| l.is_empty())
+            .expect("a blank line");
+        let last = (blank > 1).then_some(row + blank - 1);
+        assert_eq!(info.closed_by, last, "row {row}: {line}");
+        // Its span is the call: its number is the span's start, and the
+        // span's row is this row.
+        let span = info.span.expect("a span");
+        let thread = info.thread.expect("a thread");
+        let ordinal: i64 = line
+            .split('.')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("N.");
+        assert_eq!(info.time, Some(ordinal));
+        assert_eq!(
+            trace.threads[thread as usize].spans.start[span as usize],
+            ordinal
+        );
+        assert_eq!(listing.row_of_span(&trace, thread, span), Some(row));
+    }
+    assert_eq!(records, 400, "every call of the trace is a record");
+}
+
+#[test]
+fn damaged_traces_still_list_with_every_option() {
+    let all = PostprocOptions {
+        leaks: true,
+        compress: true,
+        sort: Some(PostprocSort::Count),
+        context: Some(1),
+        resources: Some(5),
+        depth: Some(2),
+        resolve: true,
+        release: PostprocRelease::V2_0_1,
+    };
+    for case in cases_with_commands() {
+        let files = read_folder(&fixtures().join("rtrace").join(&case));
+        let (path, bytes) = files
+            .iter()
+            .find(|(p, _)| p.ends_with(".rtrace"))
+            .expect("a trace");
+        let mut random = common::Rng(bytes.len() as u64);
+        for round in 0..24 {
+            let mut damaged = bytes.clone();
+            if round % 2 == 0 {
+                damaged.truncate(random.below(bytes.len()));
+            } else {
+                for _ in 0..8 {
+                    let at = random.below(damaged.len());
+                    damaged[at] ^= (random.next() as u8) | 1;
+                }
+            }
+            let Ok(trace) = decode_files(&[(path.clone(), damaged)]) else {
+                continue;
+            };
+            let old_tool = PostprocOptions {
+                release: PostprocRelease::V1_6,
+                ..all.clone()
+            };
+            for options in [PostprocOptions::default(), all.clone(), old_tool] {
+                let options = ListingOptions {
+                    postproc: options,
+                    ..ListingOptions::default()
+                };
+                let listing = Listing::new(&trace, &options).expect("a listing");
+                let text = listing.text(&trace);
+                assert!(text.starts_with("version="), "{case} round {round}");
+                for row in 0..listing.len() {
+                    let _ = listing.info(&trace, row);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_page_prints_the_same_listing_from_the_trace_it_receives() {
+    let options = ListingOptions {
+        postproc: PostprocOptions {
+            leaks: true,
+            compress: true,
+            resolve: true,
+            ..PostprocOptions::default()
+        },
+        ..ListingOptions::default()
+    };
+    for case in cases_with_commands() {
+        let trace = decode(&case);
+        let shipped = codec::decode(&codec::encode(&trace)).expect("the codec round trip");
+        let here = Listing::new(&trace, &options).expect("a listing");
+        let there = Listing::new(&shipped, &options).expect("a listing");
+        assert_eq!(here.text(&trace), there.text(&shipped), "{case}");
+    }
 }

@@ -21,7 +21,7 @@ mod select;
 use super::{ListingError, PostprocOptions, PostprocRelease, RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
 use crate::model::Trace;
-use facts::{CallFacts, Keys};
+use facts::Keys;
 use header::HeaderOptions;
 use registry::Registry;
 use select::{Group, Kept};
@@ -55,7 +55,12 @@ struct Row {
 pub(super) struct PostprocRows {
     thread: usize,
     registry: Registry,
+    /// The kept calls while the rows are built; emptied after.
     calls: Vec<Kept>,
+    /// The span of each kept call (facts are read again when a row is
+    /// written, so a call costs 4 bytes here).
+    spans: Vec<u32>,
+    keys: Keys,
     groups: Vec<Group>,
     rows: Vec<Row>,
     /// (span, row of its call line), by span.
@@ -121,6 +126,8 @@ impl PostprocRows {
             thread,
             registry,
             calls,
+            spans: Vec::new(),
+            keys: Keys::of(trace),
             groups: Vec::new(),
             rows: Vec::new(),
             call_rows: Vec::new(),
@@ -137,6 +144,10 @@ impl PostprocRows {
             built.plain_rows(options.depth, meter).await;
         }
         built.call_rows.sort_unstable();
+        built.spans = std::mem::take(&mut built.calls)
+            .iter()
+            .map(|c| c.span)
+            .collect();
         Ok(built)
     }
 
@@ -200,8 +211,9 @@ impl PostprocRows {
         (self.registry.backtrace_start(number), shown)
     }
 
-    fn call(&self, of: u32) -> Option<&Kept> {
-        self.calls.get(of as usize)
+    /// The span of kept call `of`.
+    fn span_of(&self, of: u32) -> Option<u32> {
+        self.spans.get(of as usize).copied()
     }
 }
 
@@ -285,22 +297,23 @@ impl Rows for PostprocRows {
         };
         match r.line {
             Line::Call => {
-                if let Some(call) = self.call(r.of) {
-                    let facts: &CallFacts = &call.facts;
+                if let Some(span) = self.span_of(r.of) {
+                    let facts = facts::read(trace, self.thread, span, &self.keys, &self.registry);
+                    let show_type = self.show_type;
                     facts::write_call(
                         trace,
                         self.thread,
-                        call.span,
-                        facts,
+                        span,
+                        &facts,
                         &self.registry,
-                        self.show_type,
+                        show_type,
                         out,
                     );
                 }
             }
             Line::Argument => {
-                if let Some(call) = self.call(r.of) {
-                    facts::write_argument(trace, self.thread, call.span, r.at, out);
+                if let Some(span) = self.span_of(r.of) {
+                    facts::write_argument(trace, self.thread, span, r.at, out);
                 }
             }
             Line::Frame => {
@@ -334,12 +347,12 @@ impl Rows for PostprocRows {
             Line::Blank => RowKind::Note,
         };
         let mut info = RowInfo::new(kind);
-        if let (Some(call), false) = (self.call(r.of), r.line == Line::Summary) {
+        if let (Some(span), false) = (self.span_of(r.of), r.line == Line::Summary) {
             let spans = self.thread_spans(trace);
             info.thread = Some(self.thread as u32);
-            info.span = Some(call.span);
-            info.time = spans.and_then(|s| s.start.get(call.span as usize).copied());
-            info.name = spans.and_then(|s| s.name.get(call.span as usize).copied());
+            info.span = Some(span);
+            info.time = spans.and_then(|s| s.start.get(span as usize).copied());
+            info.name = spans.and_then(|s| s.name.get(span as usize).copied());
         }
         if kind == RowKind::Continuation {
             info.depth = 1;
