@@ -1,7 +1,8 @@
-//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`5`, Esc) and where `n`/`N`
+//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`6`, Esc) and where `n`/`N`
 //! jump: to the next matching call in the timeline, the next matching node
 //! of the flame graph or call tree, the next matching function of the
-//! sandwich. Keys typed into a text field are left alone.
+//! sandwich, the next row of the listing whose text matches. Keys typed
+//! into a text field are left alone.
 //!
 //! Firefox Profiler's transform keys (`m`, `M`, `f`, `F`, `S`, `c`, `C`,
 //! `r`, `R`, `d`) act on the selected node ([`menu_key`]): the selected span
@@ -82,6 +83,9 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
     match key {
         "?" => page.help = !page.help,
         "Escape" if page.help => page.help = false,
+        "n" | "N" if page.views.view == View::Listing => {
+            page.listing.jump(key == "n");
+        }
         "n" | "N" => {
             let Some(marks) = page.marks.clone() else {
                 return false;
@@ -130,7 +134,7 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
     let node = match views.view {
         // W A S D move the timeline.
         v if !is_transform_key(v, key) => return None,
-        View::Timeline => {
+        View::Timeline | View::Listing => {
             let s = page.selected?;
             MenuNode::of_span(&loaded.trace, s.thread, s.span)?
         }
@@ -247,7 +251,8 @@ pub fn jump(
             })
         }
         // The diff view's names are its own; search there only highlights.
-        View::Diff => Jump::None,
+        // The listing searches its rows' text itself.
+        View::Diff | View::Listing => Jump::None,
     }
 }
 

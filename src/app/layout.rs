@@ -13,6 +13,7 @@ use crate::ui::flamechart::publish::OnReport;
 use crate::ui::flamechart::FlameChart;
 use crate::ui::header::ViewControls;
 use crate::ui::help::Help;
+use crate::ui::listing::{BuiltRef, ListingView};
 use crate::ui::narrow::NarrowBar;
 use crate::ui::progress::ProgressView;
 use crate::ui::sidebar::Sidebar;
@@ -131,6 +132,18 @@ fn narrow_bar(page: &PageState, link: &Scope<App>) -> Html {
     }
 }
 
+/// The Listing view of the trace on screen.
+fn listing(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
+    let views = &page.views;
+    let built = loaded.listing(&views.listing).map(BuiltRef);
+    let on_select = link.batch_callback(|span| vec![Msg::Select(Some(span)), Msg::Zoom(span)]);
+    html! {
+        <ListingView loaded={loaded.clone()} {built} options={views.listing.clone()} range={views.range}
+            selected={page.selected} search={views.search.clone()} jump={page.listing.jump}
+            colouring={page.colouring} {on_select} on_change={link.callback(Msg::Views)} />
+    }
+}
+
 /// The timeline, the aggregated views and the sidebar.
 fn workspace(
     page: &PageState,
@@ -148,7 +161,9 @@ fn workspace(
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
                 lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))}
                 on_step={link.callback(Msg::PushStep)} />
-            if views.view != View::Timeline {
+            if views.view == View::Listing {
+                { listing(page, loaded, link) }
+            } else if views.view != View::Timeline {
                 <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
                     compare={page.compare.compared.clone()} colouring={page.colouring}
                     on_change={link.callback(Msg::Views)} reveal={page.reveal}

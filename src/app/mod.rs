@@ -8,6 +8,7 @@
 pub mod export;
 pub mod keys;
 mod layout;
+pub mod listing;
 mod load;
 mod narrow;
 pub mod page;
@@ -90,6 +91,8 @@ pub enum Msg {
     Narrowed(u32, Stack, Box<Result<narrow::Outcome, String>>),
     /// The comparison trace is narrowed: (request number, result).
     ComparisonNarrowed(u32, Result<Rc<Loaded>, String>),
+    /// The listing's rows are built: (request number, how it went).
+    ListingBuilt(u32, crate::view_model::listing::ListingTiming),
 }
 
 /// Which load a message is about.
@@ -157,7 +160,7 @@ impl Component for App {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        let render = self.apply(ctx, msg);
+        let render = self.apply(ctx, msg) | self.ensure_listing(ctx);
         self.page.publish(&mut self.published.borrow_mut());
         render
     }
@@ -260,6 +263,7 @@ impl App {
             Msg::SetStack(stack, settle) => return self.narrow_to(ctx, stack, settle),
             Msg::Narrowed(n, stack, outcome) => return self.narrowed(ctx, n, stack, *outcome),
             Msg::ComparisonNarrowed(n, outcome) => return self.comparison_narrowed(n, outcome),
+            Msg::ListingBuilt(n, timing) => return self.listing_built(n, timing),
             Msg::Export(kind) => {
                 if let Err(e) = export::download(page, &self.published.borrow(), kind) {
                     gloo::console::warn!(format!("flamedrop: export: {e}"));

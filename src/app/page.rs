@@ -4,6 +4,7 @@
 //! and the theme. The components get it as props; `window.flamedrop` reads
 //! a copy the app publishes after each change ([`PageState::publish`]).
 
+use super::listing::ListingState;
 use crate::loading::slot::{LoadSlot, Progress};
 use crate::render::colors::Colouring;
 use crate::script_api::narrow::NarrowReport;
@@ -88,6 +89,8 @@ pub struct PageState {
     /// The theme and how calls are coloured.
     pub colouring: Colouring,
     pub help: bool,
+    /// The Listing view's build, its timing and its search jumps.
+    pub listing: ListingState,
 }
 
 impl PageState {
@@ -121,6 +124,7 @@ impl PageState {
                 by_group: false,
             },
             help: false,
+            listing: ListingState::default(),
         }
     }
 
@@ -194,5 +198,7 @@ impl PageState {
         snapshot.highlight.clone_from(&self.highlight);
         snapshot.colouring = self.colouring;
         snapshot.narrowing = NarrowReport::of(&self.narrowing);
+        snapshot.listing_timing = self.listing.timing;
+        snapshot.listing_building = self.listing.building.is_some();
     }
 }

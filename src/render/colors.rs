@@ -133,6 +133,17 @@ pub fn theme(dark: bool) -> &'static Theme {
 mod tests {
     use super::*;
 
+    /// The Listing view colours rows by palette slot with classes (the
+    /// page's CSP allows no inline styles): its stylesheet holds the palette.
+    #[test]
+    fn the_listing_stylesheet_has_the_palette() {
+        let css = include_str!("../../www/css/listing.css");
+        for (slot, colour) in PALETTE.iter().enumerate() {
+            let rule = format!(".listing-row.c{slot} {{ --c: {colour}; }}");
+            assert!(css.contains(&rule), "missing {rule}");
+        }
+    }
+
     #[test]
     fn a_name_always_gets_the_same_colour() {
         assert_eq!(palette_index("main"), palette_index("main"));

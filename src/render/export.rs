@@ -32,6 +32,7 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
     let tree = match state.view {
         View::Timeline => return timeline_svg(inputs),
         View::CallTree => return Err("the call tree is a table: no SVG".to_owned()),
+        View::Listing => return Err("the listing is text: use its Save button".to_owned()),
         View::Diff => return diff_svg(inputs),
         View::FlameGraph => {
             inputs.width.ok_or(NOT_DRAWN)?;

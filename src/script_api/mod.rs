@@ -24,13 +24,15 @@
 //!
 //! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
-//!   (`report()` and every view read the trace as narrowed).
+//!   (`report()` and every view read the trace as narrowed); `listing`,
+//!   `listingLength`, `listingStatus`: see [`listing`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
 //! `search`, `sandwich`) go back to the app as view changes.
 
 pub mod diff;
+pub mod listing;
 pub mod narrow;
 pub mod views;
 
@@ -105,6 +107,10 @@ pub struct Snapshot {
     counters: Vec<CounterBox>,
     /// The timeline's lanes and window as last painted, for its SVG.
     pub chart: Option<ChartModel>,
+    /// How the last listing build went.
+    pub listing_timing: Option<crate::view_model::listing::ListingTiming>,
+    /// The Listing view is building a listing.
+    pub listing_building: bool,
 }
 
 /// The app's handle on the snapshot; the script functions keep a clone.
@@ -135,6 +141,7 @@ pub fn install(published: &Published) {
     views::install_into(&api, published);
     diff::install_into(&api, published);
     narrow::install_into(&api, published);
+    listing::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

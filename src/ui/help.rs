@@ -2,13 +2,20 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 26] = [
+const KEYS: [(&str, &str); 28] = [
     ("?", "show or hide this help"),
     ("/", "search"),
-    ("n / N", "next / previous search match"),
+    (
+        "n / N",
+        "next / previous search match (in the listing: the next row whose text matches)",
+    ),
     (
         "1 – 5",
         "timeline, flame graph, sandwich, call tree, diff (with a comparison open)",
+    ),
+    (
+        "6",
+        "listing: the calls and events in time order, as the format's own tool prints them",
     ),
     ("W / S, + / −, wheel", "zoom the timeline"),
     ("A / D, drag", "pan the timeline"),
@@ -18,7 +25,10 @@ const KEYS: [(&str, &str); 26] = [
         "Esc",
         "clear the selection; zoom the flame graph out one level",
     ),
-    ("click", "details of a call; zoom into a flame-graph node"),
+    (
+        "click",
+        "details of a call; zoom into a flame-graph node; a listing row selects its call",
+    ),
     (
         "double-click",
         "zoom the timeline to a call; open a table row in the sandwich",
@@ -40,6 +50,10 @@ const KEYS: [(&str, &str); 26] = [
     ("drag the minimap", "move the timeline's window"),
     ("↑ ↓ → ←", "move, expand and collapse rows of the call tree"),
     ("Enter", "show the focused row's function in the sandwich"),
+    (
+        "↑ ↓ PgUp PgDn Home End, ← →",
+        "move through the listing's rows (selecting their calls); fold, unfold a call",
+    ),
     (
         "right-click, long press",
         "a node's transforms (timeline, flame graph, sandwich, call tree, diff)",

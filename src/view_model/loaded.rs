@@ -4,11 +4,13 @@
 
 use super::trees::Trees;
 use crate::view_model::SourceKey;
+use flamedrop_core::analysis::listing::{Listing, ListingError, ListingOptions};
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::layout::counter::CounterIndex;
 use flamedrop_core::layout::ThreadIndex;
 use flamedrop_core::model::StrId;
 use flamedrop_core::model::Trace;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A decoded trace with what the views precompute once.
@@ -29,7 +31,12 @@ pub struct Loaded {
     pub label: String,
     /// The aggregated trees built so far; they go with the trace.
     trees: Trees,
+    /// The listing built last, with the options it was built with.
+    listing: RefCell<Option<(ListingOptions, Built)>>,
 }
+
+/// A built listing of the trace, or why it has none.
+pub type Built = Rc<Result<Listing, ListingError>>;
 
 impl Loaded {
     /// A decoded trace with its per-thread and per-counter indices (same
@@ -63,7 +70,31 @@ impl Loaded {
             label,
             trace,
             trees: Trees::default(),
+            listing: RefCell::new(None),
         }
+    }
+
+    /// The listing built with `options`, if it is built.
+    pub fn listing(&self, options: &ListingOptions) -> Option<Built> {
+        let kept = self.listing.borrow();
+        let (with, built) = kept.as_ref()?;
+        (with == options).then(|| built.clone())
+    }
+
+    /// Keeps a listing built with `options` (it replaces the one kept).
+    pub fn keep_listing(&self, options: ListingOptions, built: Built) {
+        *self.listing.borrow_mut() = Some((options, built));
+    }
+
+    /// The listing with `options`, built now at once if it is not yet (a
+    /// script asked for it before the view built it).
+    pub fn listing_now(&self, options: &ListingOptions) -> Built {
+        if let Some(built) = self.listing(options) {
+            return built;
+        }
+        let built = Rc::new(Listing::new(&self.trace, options));
+        self.keep_listing(options.clone(), built.clone());
+        built
     }
 
     /// The trace's time unit name (`ns`, `us`, `events`).

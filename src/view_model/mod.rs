@@ -4,7 +4,8 @@
 //! ([`source`]), the trace on screen and the trees kept with it
 //! ([`loaded`], [`trees`]), a comparison with its diff ([`compared`],
 //! [`diff`]), the call-tree table's rows ([`table`]), the spans a table row
-//! highlights ([`highlight`]), the narrowing stack's results
+//! highlights ([`highlight`]), the Listing view's rows and search
+//! ([`listing`]), the narrowing stack's results
 //! ([`narrowing`]), the filter box's line ([`filter_line`]), a node's
 //! right-click menu ([`node_menu`]) and how numbers and names are written
 //! ([`text`]).
@@ -13,6 +14,7 @@ pub mod compared;
 pub mod diff;
 pub mod filter_line;
 pub mod highlight;
+pub mod listing;
 pub mod loaded;
 pub mod narrowing;
 pub mod node_menu;

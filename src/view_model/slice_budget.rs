@@ -24,6 +24,8 @@ pub struct SliceBudget {
     pub longest_ms: f64,
     /// All slices together, in ms (pauses not counted).
     pub busy_ms: f64,
+    /// The time one slice aims at, in ms.
+    target_ms: f64,
 }
 
 impl Default for SliceBudget {
@@ -33,20 +35,30 @@ impl Default for SliceBudget {
             slices: 0,
             longest_ms: 0.0,
             busy_ms: 0.0,
+            target_ms: SLICE_MS,
         }
     }
 }
 
 impl SliceBudget {
+    /// Budgets whose slices aim at `target_ms` (still under the 50 ms of a
+    /// long task): fewer pauses for work the user waits on.
+    pub fn aiming(target_ms: f64) -> SliceBudget {
+        SliceBudget {
+            target_ms,
+            ..SliceBudget::default()
+        }
+    }
+
     /// A slice of `budget` spans took `ms`: the next one gets the spans
-    /// that fit [`SLICE_MS`] at that pace (at most doubling, so that one
+    /// that fit the target ([`SLICE_MS`] unless chosen) at that pace (at most doubling, so that one
     /// fast slice of cheap work does not make the next one long).
     pub fn took(&mut self, ms: f64) {
         self.slices += 1;
         self.busy_ms += ms;
         self.longest_ms = self.longest_ms.max(ms);
         let fitting = if ms > 0.5 {
-            (self.budget as f64 * SLICE_MS / ms) as usize
+            (self.budget as f64 * self.target_ms / ms) as usize
         } else {
             self.budget.saturating_mul(2)
         };

@@ -11,6 +11,7 @@ use super::source::SourceKey;
 use crate::timeline::lane_layout::LaneLayout;
 
 use flamedrop_core::analysis::diff::Side;
+use flamedrop_core::analysis::listing::ListingOptions;
 use flamedrop_core::analysis::transform::Stack;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::BTreeMap;
@@ -27,6 +28,9 @@ pub enum View {
     Sandwich,
     /// The call-tree table, top-down or bottom-up.
     CallTree,
+    /// The time-ordered text each format's own tool prints (`uftrace
+    /// replay`, `LogPrinter`, `sp-rtrace-postproc`), as a virtual list.
+    Listing,
     /// Two traces compared: differential flame graph and table of changes
     /// (offered only while a comparison trace is open).
     Diff,
@@ -51,7 +55,7 @@ pub struct ViewInfo {
 }
 
 /// Every view, in switcher order.
-pub const VIEWS: [ViewInfo; 5] = [
+pub const VIEWS: [ViewInfo; 6] = [
     ViewInfo {
         view: View::Timeline,
         name: "timeline",
@@ -81,6 +85,14 @@ pub const VIEWS: [ViewInfo; 5] = [
         name: "calltree",
         label: "Call tree",
         key: "4",
+        canvas: None,
+        needs_comparison: false,
+    },
+    ViewInfo {
+        view: View::Listing,
+        name: "listing",
+        label: "Listing",
+        key: "6",
         canvas: None,
         needs_comparison: false,
     },
@@ -160,6 +172,8 @@ pub struct ViewState {
     /// The narrowing stack every view reads the trace through (in the URL
     /// under `narrow`, in the stack's text form).
     pub narrow: Stack,
+    /// What the listing shows (its columns, `-f`); not in the URL.
+    pub listing: ListingOptions,
 }
 
 impl Default for ViewState {
@@ -175,6 +189,7 @@ impl Default for ViewState {
             zoom: BTreeMap::new(),
             diff_side: Side::New,
             narrow: Stack::default(),
+            listing: ListingOptions::default(),
         }
     }
 }
@@ -192,6 +207,8 @@ pub enum ViewChange {
     /// Zoom the flame graph on canvas `id` into a node (0: the root).
     Zoom(String, u32),
     DiffSide(Side),
+    /// The listing's options (its columns).
+    Listing(ListingOptions),
 }
 
 impl ViewState {
@@ -219,6 +236,7 @@ impl ViewState {
                 self.zoom.insert(canvas, node);
             }
             ViewChange::DiffSide(side) => self.diff_side = side,
+            ViewChange::Listing(options) => self.listing = options,
         }
     }
 
@@ -390,7 +408,7 @@ mod tests {
                 assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
             }
         }
-        assert_eq!(View::offered(false).count(), 4);
+        assert_eq!(View::offered(false).count(), 5);
     }
 
     /// The stack goes into the URL as its text (decoded once, by the text

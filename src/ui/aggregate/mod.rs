@@ -148,7 +148,7 @@ pub fn aggregate(props: &Props) -> Html {
                 html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
             }
         },
-        View::Timeline => html! {},
+        View::Timeline | View::Listing => html! {},
     };
     html! {
         <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
