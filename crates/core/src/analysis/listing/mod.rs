@@ -15,19 +15,10 @@
 //! the index of a big trace takes a while, so it runs in slices
 //! ([`ListingBuild::advance`]) the way a narrowing does.
 
-mod java_text;
 mod log_printer;
-mod log_printer_order;
 mod options;
 mod postproc;
-mod replay_columns;
-mod replay_events;
-mod replay_layout;
-mod replay_symbols;
-mod replay_tasks;
-mod replay_time;
-mod span_rows;
-mod span_walk;
+mod replay;
 
 pub use options::{
     parse_hex_mask, ListingOptions, LogPrinterOptions, PostprocOptions, PostprocRelease,
@@ -281,9 +272,9 @@ async fn build(
     let rows: Box<dyn Rows> = match trace.format {
         // Scaler and SWAP have no text tool: they take uftrace's layout.
         Some(Format::Uftrace | Format::Scaler | Format::Swap) => Box::new(
-            span_rows::SpanRows::build(
+            replay::SpanRows::build(
                 trace,
-                replay_layout::ReplayLayout::new(trace, &options.replay)?,
+                replay::ReplayLayout::new(trace, &options.replay)?,
                 &meter,
             )
             .await,
@@ -296,9 +287,9 @@ async fn build(
         }
         #[cfg(feature = "example-format")]
         Some(Format::Example) => Box::new(
-            span_rows::SpanRows::build(
+            replay::SpanRows::build(
                 trace,
-                replay_layout::ReplayLayout::new(trace, &options.replay)?,
+                replay::ReplayLayout::new(trace, &options.replay)?,
                 &meter,
             )
             .await,

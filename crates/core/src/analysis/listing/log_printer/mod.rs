@@ -8,13 +8,16 @@
 //! `,<Class>:<method>,<source file>:<line>:<instruction index>`. With
 //! `-processparams` the parameters an entry took follow it as
 //! `  param[<index>] <event>` (the event's text without the place). The
-//! order and the parameters are the reader's (`log_printer_order`).
+//! order and the parameters are the reader's (`order`).
 
-use super::log_printer_order::ReaderOrder;
-use super::{java_text, ListingError, LogPrinterOptions, RowInfo, RowKind, Rows};
+mod java_text;
+mod order;
+
+use super::{ListingError, LogPrinterOptions, RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
 use crate::fast_hash::FastMap;
 use crate::model::{site_role, value_form, EventLog, Trace};
+use order::ReaderOrder;
 use std::fmt::Write;
 
 /// A row that prints a parameter under its entry.

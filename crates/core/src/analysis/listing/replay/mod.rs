@@ -8,17 +8,27 @@
 //! between its two records (`/* linux:schedule (pre-empted) */` with its
 //! duration), else a `linux:sched-out` row and a `linux:sched-in` row.
 
-use super::replay_columns::{header, write_blank_cells, write_cells, Cells};
-use super::replay_events::{is_hidden, sched_address, write_event, LOST};
-use super::replay_symbols::Symbols;
-use super::replay_tasks::{base_depths, columns, remaining_functions};
-use super::span_rows::{row_time, RowContext, SpanLayout, SpanRow};
+mod columns;
+mod events;
+mod span_rows;
+mod span_walk;
+mod symbols;
+mod tasks;
+mod time;
+
+pub(super) use span_rows::SpanRows;
+
 use super::{ListingError, ReplayField, ReplayOptions};
 use crate::model::{
     Format, StrId, Thread, TimeUnit, Trace, Value, SPAN_OFF_CPU, SPAN_START_REPAIRED,
 };
+use columns::{header, write_blank_cells, write_cells, Cells};
+use events::{is_hidden, sched_address, write_event, LOST};
+use span_rows::{row_time, RowContext, SpanLayout, SpanRow};
 use std::cell::RefCell;
 use std::fmt::Write;
+use symbols::Symbols;
+use tasks::{base_depths, columns, remaining_functions};
 
 /// How far apart `--column-view` puts the tasks' columns (uftrace's
 /// `--column-offset` default).

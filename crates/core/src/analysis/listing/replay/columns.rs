@@ -3,8 +3,8 @@
 //! (duration, tid, addr, time, delta, elapsed, task, module) whatever order
 //! `-f` names them in.
 
-use super::replay_time::{write_duration, write_timestamp};
-use super::ReplayField;
+use super::time::{write_duration, write_timestamp};
+use crate::analysis::listing::ReplayField;
 use std::fmt::Write;
 
 /// What the columns of one row show; a value a row does not have is

@@ -14,7 +14,7 @@
 //! search on its start time.
 
 use super::span_walk::{Step, Walk, NO_EXIT};
-use super::{RowInfo, RowKind, Rows};
+use crate::analysis::listing::{RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
 use crate::model::Trace;
 use std::cell::RefCell;
@@ -23,7 +23,7 @@ use std::collections::BinaryHeap;
 
 /// What a row of a span listing is, by place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SpanRow {
+pub(in crate::analysis::listing) enum SpanRow {
     Entry { thread: u32, span: u32 },
     Exit { thread: u32, span: u32 },
     Leaf { thread: u32, span: u32 },
@@ -32,7 +32,7 @@ pub(super) enum SpanRow {
 
 /// What a layout is told of a row besides what it is.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct RowContext {
+pub(in crate::analysis::listing) struct RowContext {
     /// The time of the row's thread's row before it (only when the layout
     /// asks for it, [`SpanLayout::needs_previous_time`]).
     pub previous_time: Option<i64>,
@@ -49,7 +49,7 @@ pub(super) struct RowContext {
 }
 
 /// How the rows of a span listing are written: the layout's half.
-pub(super) trait SpanLayout {
+pub(in crate::analysis::listing) trait SpanLayout {
     /// The lines before the first row.
     fn header(&self, trace: &Trace) -> Vec<String>;
     /// The lines after the last row.
@@ -92,7 +92,7 @@ pub(super) trait SpanLayout {
 }
 
 /// A span listing: the index and the layout that writes it.
-pub(super) struct SpanRows<L: SpanLayout> {
+pub(in crate::analysis::listing) struct SpanRows<L: SpanLayout> {
     layout: L,
     rows: Vec<u32>,
     /// Bit `g`: span `g` is a leaf (one row).
@@ -188,7 +188,11 @@ struct Sequence {
 
 impl<L: SpanLayout> SpanRows<L> {
     /// Builds the index of `trace`'s rows, spending `meter` a row at a time.
-    pub(super) async fn build(trace: &Trace, layout: L, meter: &Meter) -> SpanRows<L> {
+    pub(in crate::analysis::listing) async fn build(
+        trace: &Trace,
+        layout: L,
+        meter: &Meter,
+    ) -> SpanRows<L> {
         let span_base = bases(trace.threads.iter().map(|t| t.spans.len()));
         let marker_base = bases(trace.threads.iter().map(|t| t.instants.len()));
         let spans = span_base.last().copied().unwrap_or(0) as usize;
@@ -338,7 +342,7 @@ fn row_thread(row: SpanRow) -> u32 {
 }
 
 /// The time of a row: a call's start (entry, leaf) or end (exit), a marker's time.
-pub(super) fn row_time(trace: &Trace, row: SpanRow) -> Option<i64> {
+pub(in crate::analysis::listing) fn row_time(trace: &Trace, row: SpanRow) -> Option<i64> {
     let at = |thread: u32| trace.threads.get(thread as usize);
     match row {
         SpanRow::Entry { thread, span } | SpanRow::Leaf { thread, span } => {
