@@ -9,6 +9,7 @@ pub mod diff_table;
 pub mod flamegraph;
 pub mod inverted;
 pub mod listing;
+pub mod memory;
 pub(crate) mod meter;
 pub mod report;
 pub mod report_sort;
