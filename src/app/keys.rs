@@ -19,7 +19,7 @@ use crate::view_model::node_menu::{
     is_menu_key, is_transform_key, step_for_key, MenuNode, Recursion, TreeKind,
 };
 use crate::view_model::Loaded;
-use crate::view_model::{View, ViewChange, ViewState, VIEWS};
+use crate::view_model::{Available, View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::transform::Step;
 use flamedrop_core::analysis::CallTree;
 use gloo::events::{EventListener, EventListenerOptions};
@@ -116,8 +116,8 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
             return false;
         }
         _ => {
-            let comparison = page.compare.compared.is_some();
-            if let Some(view) = View::for_key(key, comparison) {
+            let available = Available::of(&loaded.trace, page.compare.compared.is_some());
+            if let Some(view) = View::for_key(key, available) {
                 link.send_message(Msg::Views(ViewChange::View(view)));
             }
             return false;
@@ -134,7 +134,12 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
     let node = match views.view {
         // W A S D move the timeline.
         v if !is_transform_key(v, key) => return None,
-        View::Timeline | View::Listing => {
+        View::Timeline
+        | View::Listing
+        | View::Memory
+        | View::Files
+        | View::Network
+        | View::Threads => {
             let s = page.selected?;
             MenuNode::of_span(&loaded.trace, s.thread, s.span)?
         }
@@ -253,6 +258,7 @@ pub fn jump(
         // The diff view's names are its own; search there only highlights.
         // The listing searches its rows' text itself.
         View::Diff | View::Listing => Jump::None,
+        View::Memory | View::Files | View::Network | View::Threads => Jump::None,
     }
 }
 

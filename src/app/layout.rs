@@ -19,7 +19,7 @@ use crate::ui::progress::ProgressView;
 use crate::ui::sidebar::Sidebar;
 use crate::ui::welcome::Welcome;
 use crate::view_model::Loaded;
-use crate::view_model::{View, ViewChange};
+use crate::view_model::{Available, View, ViewChange};
 use std::rc::Rc;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::html::Scope;
@@ -84,7 +84,7 @@ fn controls(page: &PageState, link: &Scope<App>) -> Html {
                 on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
                 by_group={page.colouring.by_group} on_colour={link.callback(|_| Msg::ToggleColour)}
                 next_theme={if page.colouring.dark { "light" } else { "dark" }}
-                diff={c.compared.is_some()} />
+                available={page.trace.as_ref().map(|l| Available::of(&l.trace, c.compared.is_some())).unwrap_or_default()} />
             <ComparePanel open={c.panel}
                 label={c.compared.as_ref().map(|l| l.new.label.clone())}
                 progress={c.slot.progress.clone()} error={c.error.clone()}
@@ -161,18 +161,35 @@ fn workspace(
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
                 lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))}
                 on_step={link.callback(Msg::PushStep)} />
-            if views.view == View::Listing {
-                { listing(page, loaded, link) }
-            } else if views.view != View::Timeline {
-                <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
-                    compare={page.compare.compared.clone()} colouring={page.colouring}
-                    on_change={link.callback(Msg::Views)} reveal={page.reveal}
-                    on_step={link.callback(Msg::PushStep)} />
-            }
+            { view_body(page, loaded, link) }
             <Sidebar loaded={loaded.clone()} selected={page.selected} tab={page.tab}
                 on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}
                 highlight={page.highlight.as_ref().map(|h| h.field.clone())}
                 on_highlight={link.callback(Msg::Highlight)} />
         </div>
     }
+}
+
+/// The open view's body beside the timeline (which is always there, hidden
+/// when another view is open).
+fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
+    let views = &page.views;
+    match views.view {
+        View::Timeline => html! {},
+        View::Listing => listing(page, loaded, link),
+        // CONTRACT (session 9 base): the Memory view's component goes here.
+        View::Memory => not_yet(View::Memory),
+        // CONTRACT (session 9 base): the activity views' components go here.
+        View::Files | View::Network | View::Threads => not_yet(views.view),
+        View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {
+            <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
+                compare={page.compare.compared.clone()} colouring={page.colouring}
+                on_change={link.callback(Msg::Views)} reveal={page.reveal}
+                on_step={link.callback(Msg::PushStep)} />
+        },
+    }
+}
+
+fn not_yet(view: View) -> Html {
+    html! { <p class="note empty-view" id="empty-view" role="status">{ format!("{} view", view.label()) }</p> }
 }

@@ -3,7 +3,7 @@
 //! export buttons (PNG, SVG), the colouring and theme toggles and the help
 //! button.
 
-use crate::view_model::{View, ViewChange};
+use crate::view_model::{Available, View, ViewChange};
 use flamedrop_core::analysis::search::MatchCount;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -24,14 +24,15 @@ pub struct Props {
     pub on_colour: Callback<()>,
     /// The theme the toggle switches to.
     pub next_theme: &'static str,
-    /// A comparison trace is open: offer the diff view.
+    /// What the page has: the views offered (the diff with a comparison
+    /// open, Memory with allocations, …).
     #[prop_or_default]
-    pub diff: bool,
+    pub available: Available,
 }
 
 #[function_component(ViewControls)]
 pub fn view_controls(props: &Props) -> Html {
-    let switcher = View::offered(props.diff).map(|view| {
+    let switcher = View::offered(props.available).map(|view| {
         let selected = view == props.view;
         let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::View(view));
         html! {

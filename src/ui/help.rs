@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 28] = [
+const KEYS: [(&str, &str); 30] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     (
@@ -16,6 +16,14 @@ const KEYS: [(&str, &str); 28] = [
     (
         "6",
         "listing: the calls and events in time order, as the format's own tool prints them",
+    ),
+    (
+        "7",
+        "memory: live memory over time, its peak, sizes and lifetimes (traces with allocations)",
+    ),
+    (
+        "8 / 9 / t",
+        "files, network, threads: each file, socket and sync object over time (when recorded)",
     ),
     ("W / S, + / −, wheel", "zoom the timeline"),
     ("A / D, drag", "pan the timeline"),

@@ -28,4 +28,4 @@ pub mod view_state;
 pub use compared::Compared;
 pub use loaded::Loaded;
 pub use source::SourceKey;
-pub use view_state::{View, ViewChange, ViewInfo, ViewState, VIEWS};
+pub use view_state::{Available, Needs, View, ViewChange, ViewInfo, ViewState, VIEWS};

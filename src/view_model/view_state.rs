@@ -13,6 +13,7 @@ use crate::timeline::lane_layout::LaneLayout;
 use flamedrop_core::analysis::diff::Side;
 use flamedrop_core::analysis::listing::ListingOptions;
 use flamedrop_core::analysis::transform::Stack;
+use flamedrop_core::model::Trace;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::BTreeMap;
 
@@ -34,6 +35,35 @@ pub enum View {
     /// Two traces compared: differential flame graph and table of changes
     /// (offered only while a comparison trace is open).
     Diff,
+    /// Live memory (or any allocation resource) over time, its peak, size
+    /// and lifetime histograms (sp-rtrace-timeline, the Dynamic Analyzer's
+    /// Memory page).
+    Memory,
+    /// One row per file per thread: open / closed, reads and writes, locks
+    /// (the Dynamic Analyzer's File page).
+    Files,
+    /// One row per socket: connect, send, receive with payloads (the
+    /// Dynamic Analyzer's Network page).
+    Network,
+    /// Per thread, lock-held and lock-wait intervals per sync object (the
+    /// Dynamic Analyzer's Thread page; Scaler's sync objects).
+    Threads,
+}
+
+/// What a view needs the trace (or the page) to have before it is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    /// A comparison trace is open.
+    Comparison,
+    /// An allocation resource.
+    Allocations,
+    /// File activity.
+    Files,
+    /// Socket activity.
+    Sockets,
+    /// Sync objects (locks, condition variables, semaphores, joins).
+    SyncObjects,
 }
 
 /// What the page needs to know about a view: the one list to extend when a
@@ -50,19 +80,19 @@ pub struct ViewInfo {
     pub key: &'static str,
     /// The canvas that shows it (what "Export PNG" copies), if any.
     pub canvas: Option<&'static str>,
-    /// Offered only while a comparison trace is open.
-    pub needs_comparison: bool,
+    /// What must be there for the view to be offered.
+    pub needs: Needs,
 }
 
 /// Every view, in switcher order.
-pub const VIEWS: [ViewInfo; 6] = [
+pub const VIEWS: [ViewInfo; 10] = [
     ViewInfo {
         view: View::Timeline,
         name: "timeline",
         label: "Timeline",
         key: "1",
         canvas: Some("flamechart"),
-        needs_comparison: false,
+        needs: Needs::Nothing,
     },
     ViewInfo {
         view: View::FlameGraph,
@@ -70,7 +100,7 @@ pub const VIEWS: [ViewInfo; 6] = [
         label: "Flame graph",
         key: "2",
         canvas: Some("flamegraph"),
-        needs_comparison: false,
+        needs: Needs::Nothing,
     },
     ViewInfo {
         view: View::Sandwich,
@@ -78,7 +108,7 @@ pub const VIEWS: [ViewInfo; 6] = [
         label: "Sandwich",
         key: "3",
         canvas: Some("sandwich-callees"),
-        needs_comparison: false,
+        needs: Needs::Nothing,
     },
     ViewInfo {
         view: View::CallTree,
@@ -86,7 +116,7 @@ pub const VIEWS: [ViewInfo; 6] = [
         label: "Call tree",
         key: "4",
         canvas: None,
-        needs_comparison: false,
+        needs: Needs::Nothing,
     },
     ViewInfo {
         view: View::Listing,
@@ -94,7 +124,7 @@ pub const VIEWS: [ViewInfo; 6] = [
         label: "Listing",
         key: "6",
         canvas: None,
-        needs_comparison: false,
+        needs: Needs::Nothing,
     },
     ViewInfo {
         view: View::Diff,
@@ -102,9 +132,77 @@ pub const VIEWS: [ViewInfo; 6] = [
         label: "Diff",
         key: "5",
         canvas: Some("diff-flamegraph"),
-        needs_comparison: true,
+        needs: Needs::Comparison,
+    },
+    ViewInfo {
+        view: View::Memory,
+        name: "memory",
+        label: "Memory",
+        key: "7",
+        canvas: Some("memory-chart"),
+        needs: Needs::Allocations,
+    },
+    ViewInfo {
+        view: View::Files,
+        name: "files",
+        label: "Files",
+        key: "8",
+        canvas: Some("files-chart"),
+        needs: Needs::Files,
+    },
+    ViewInfo {
+        view: View::Network,
+        name: "network",
+        label: "Network",
+        key: "9",
+        canvas: Some("network-chart"),
+        needs: Needs::Sockets,
+    },
+    ViewInfo {
+        view: View::Threads,
+        name: "threads",
+        label: "Threads",
+        key: "t",
+        canvas: Some("threads-chart"),
+        needs: Needs::SyncObjects,
     },
 ];
+
+/// What the trace on screen (and the page) has, for [`View::offered`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Available {
+    pub comparison: bool,
+    pub allocations: bool,
+    pub files: bool,
+    pub sockets: bool,
+    pub sync_objects: bool,
+}
+
+impl Available {
+    /// What `trace` has, with or without a comparison open.
+    pub fn of(trace: &Trace, comparison: bool) -> Available {
+        Available {
+            comparison,
+            allocations: trace.allocations.iter().any(|a| !a.is_empty()),
+            // CONTRACT (session 9 base): the activity analysis says these.
+            files: false,
+            sockets: false,
+            sync_objects: false,
+        }
+    }
+
+    /// True when the page has what `needs` asks for.
+    pub fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Comparison => self.comparison,
+            Needs::Allocations => self.allocations,
+            Needs::Files => self.files,
+            Needs::Sockets => self.sockets,
+            Needs::SyncObjects => self.sync_objects,
+        }
+    }
+}
 
 impl View {
     /// The view's entry in [`VIEWS`].
@@ -112,12 +210,11 @@ impl View {
         VIEWS.iter().find(|i| i.view == self).unwrap_or(&VIEWS[0])
     }
 
-    /// The views offered: all of them while a comparison is open, else those
-    /// that do not need one.
-    pub fn offered(comparison: bool) -> impl Iterator<Item = View> {
+    /// The views offered: those whose needs the page meets.
+    pub fn offered(available: Available) -> impl Iterator<Item = View> {
         VIEWS
             .iter()
-            .filter(move |i| comparison || !i.needs_comparison)
+            .filter(move |i| available.has(i.needs))
             .map(|i| i.view)
     }
 
@@ -141,9 +238,9 @@ impl View {
         VIEWS.iter().find(|i| i.name == name).map(|i| i.view)
     }
 
-    /// The view opened by `key`, given whether a comparison is open.
-    pub fn for_key(key: &str, comparison: bool) -> Option<View> {
-        View::offered(comparison).find(|v| v.info().key == key)
+    /// The view opened by `key`, given what the page has.
+    pub fn for_key(key: &str, available: Available) -> Option<View> {
+        View::offered(available).find(|v| v.info().key == key)
     }
 }
 
@@ -399,16 +496,23 @@ mod tests {
             };
             let fragment = state.to_fragment();
             assert_eq!(ViewState::from_fragment(&fragment).view, info.view);
-            assert_eq!(View::for_key(info.key, true), Some(info.view));
+            let everything = Available {
+                comparison: true,
+                allocations: true,
+                files: true,
+                sockets: true,
+                sync_objects: true,
+            };
+            assert_eq!(View::for_key(info.key, everything), Some(info.view));
             assert_eq!(
-                View::for_key(info.key, false).is_some(),
-                !info.needs_comparison
+                View::for_key(info.key, Available::default()).is_some(),
+                info.needs == Needs::Nothing
             );
             if let Some(id) = info.canvas {
                 assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
             }
         }
-        assert_eq!(View::offered(false).count(), 5);
+        assert_eq!(View::offered(Available::default()).count(), 5);
     }
 
     /// The stack goes into the URL as its text (decoded once, by the text

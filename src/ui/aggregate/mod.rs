@@ -148,7 +148,14 @@ pub fn aggregate(props: &Props) -> Html {
                 html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
             }
         },
-        View::Timeline | View::Listing => html! {},
+        View::Timeline
+        | View::Listing
+        | View::Memory
+        | View::Files
+        | View::Network
+        | View::Threads => {
+            html! {}
+        }
     };
     html! {
         <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
