@@ -1,0 +1,214 @@
+//! The text of `flamedrop memory`: a tool report in the manner of
+//! `sp-rtrace-timeline`'s summary tables (peak and end, non-freed count and
+//! size), then the live blocks by backtrace as `postproc -l -c` groups
+//! them, the histograms and the rates.
+
+use flamedrop_core::analysis::memory::{
+    LivePoint, MemoryQuery, MemorySummary, RateSlice, SizeBucket, StackGroup,
+};
+use flamedrop_core::model::TimeUnit;
+use flamedrop_core::Trace;
+use std::fmt::Write;
+
+/// Frames shown per backtrace group, innermost first.
+const FRAMES_SHOWN: usize = 4;
+/// Backtrace groups listed at the moment.
+const GROUPS_SHOWN: usize = 20;
+
+/// The report of one summary.
+pub fn to_text(trace: &Trace, query: &MemoryQuery, s: &MemorySummary) -> String {
+    let unit = time_unit(trace);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Resource {} ({}): {} of {} allocations selected{}",
+        s.resource,
+        s.unit,
+        s.selected,
+        s.total,
+        filter_note(query)
+    );
+    if let Some((lo, hi)) = query.range {
+        let _ = writeln!(out, "Range: {unit} {lo} to {hi}");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "  State        {unit:>10}  {:>10}  {:>14}",
+        "blocks", s.unit
+    );
+    point_line(&mut out, "peak", &s.series.peak);
+    point_line(&mut out, "end", &s.series.end);
+    live_groups(&mut out, trace, s, &unit);
+    sizes(&mut out, &s.sizes, &s.unit);
+    lifetimes(&mut out, s, &unit);
+    rates(&mut out, &s.rates, &unit, &s.unit);
+    out
+}
+
+fn time_unit(trace: &Trace) -> String {
+    match trace.time_unit {
+        Some(TimeUnit::Events) | None => "call".to_owned(),
+        Some(u) => format!("time ({})", u.name()),
+    }
+}
+
+fn filter_note(query: &MemoryQuery) -> String {
+    let f = &query.filter;
+    let mut parts = Vec::new();
+    if let Some((a, b)) = f.size {
+        parts.push(format!("size {a}-{b}"));
+    }
+    if let Some((a, b)) = f.time {
+        parts.push(format!("time {a}-{b}"));
+    }
+    if let Some((a, b)) = f.index {
+        parts.push(format!("index {a}-{b}"));
+    }
+    if let Some(mask) = f.context {
+        parts.push(format!("context {mask:#x}"));
+    }
+    if let Some(func) = &f.through {
+        parts.push(format!("through {func}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" (filter: {})", parts.join(", "))
+    }
+}
+
+fn point_line(out: &mut String, state: &str, p: &LivePoint) {
+    let _ = writeln!(
+        out,
+        "  {state:<11}  {:>10}  {:>10}  {:>14}",
+        p.time, p.blocks, p.bytes
+    );
+}
+
+/// The backtrace's innermost frames, `a < b < c`.
+fn frames(trace: &Trace, stack: u32) -> String {
+    let all = trace.stacks.frames(stack);
+    let mut shown: Vec<&str> = all
+        .iter()
+        .rev()
+        .take(FRAMES_SHOWN)
+        .map(|&f| trace.str(f))
+        .collect();
+    if all.len() > FRAMES_SHOWN {
+        shown.push("…");
+    }
+    shown.join(" < ")
+}
+
+fn live_groups(out: &mut String, trace: &Trace, s: &MemorySummary, unit: &str) {
+    let (blocks, bytes) = s
+        .live_groups
+        .iter()
+        .fold((0, 0), |(n, b), g: &StackGroup| (n + g.blocks, b + g.bytes));
+    let _ = writeln!(
+        out,
+        "\nLive at {unit} {}: {blocks} blocks, {bytes} {} in {} backtraces",
+        s.at,
+        s.unit,
+        s.live_groups.len()
+    );
+    if s.live_groups.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  {:>14}  {:>8}  backtrace (innermost first)",
+        s.unit, "blocks"
+    );
+    for g in s.live_groups.iter().take(GROUPS_SHOWN) {
+        let _ = writeln!(
+            out,
+            "  {:>14}  {:>8}  {}",
+            g.bytes,
+            g.blocks,
+            frames(trace, g.stack)
+        );
+    }
+    if s.live_groups.len() > GROUPS_SHOWN {
+        let _ = writeln!(
+            out,
+            "  … {} more backtraces",
+            s.live_groups.len() - GROUPS_SHOWN
+        );
+    }
+}
+
+fn sizes(out: &mut String, buckets: &[SizeBucket], unit: &str) {
+    let _ = writeln!(
+        out,
+        "\nSizes (allocated in range; freed by its end or still live)"
+    );
+    if buckets.is_empty() {
+        let _ = writeln!(out, "  none");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  {:<24}  {:>8}  {:>8}  {:>14}  {:>14}",
+        "size",
+        "freed",
+        "live",
+        format!("freed {unit}"),
+        format!("live {unit}")
+    );
+    for b in buckets {
+        let _ = writeln!(
+            out,
+            "  {:<24}  {:>8}  {:>8}  {:>14}  {:>14}",
+            format!("[{}, {})", b.low, b.high),
+            b.freed_count,
+            b.live_count,
+            b.freed_bytes,
+            b.live_bytes
+        );
+    }
+}
+
+fn lifetimes(out: &mut String, s: &MemorySummary, unit: &str) {
+    let l = &s.lifetimes;
+    let mean = l.mean.map_or("-".to_owned(), |m| format!("{m:.1}"));
+    let median = l.median.map_or("-".to_owned(), |m| m.to_string());
+    let _ = writeln!(
+        out,
+        "\nLifetimes in {unit}s: {} freed (mean {mean}, median {median}), {} still live",
+        l.freed, l.live
+    );
+    for b in &l.buckets {
+        let _ = writeln!(
+            out,
+            "  {:<24}  {:>8}",
+            format!("[{}, {})", b.low, b.high),
+            b.count
+        );
+    }
+}
+
+fn rates(out: &mut String, slices: &[RateSlice], unit: &str, size_unit: &str) {
+    let _ = writeln!(out, "\nRates per slice");
+    let _ = writeln!(
+        out,
+        "  {:<24}  {:>8}  {:>14}  {:>8}  {:>14}",
+        format!("{unit} [from, to)"),
+        "allocs",
+        size_unit,
+        "frees",
+        format!("freed {size_unit}")
+    );
+    for r in slices {
+        let _ = writeln!(
+            out,
+            "  {:<24}  {:>8}  {:>14}  {:>8}  {:>14}",
+            format!("[{}, {})", r.start, r.end),
+            r.allocations,
+            r.allocated_bytes,
+            r.frees,
+            r.freed_bytes
+        );
+    }
+}
