@@ -41,15 +41,25 @@ pub fn to_text(trace: &Trace, query: &MemoryQuery, s: &MemorySummary) -> String 
     point_line(&mut out, "end", &s.series.end);
     live_groups(&mut out, trace, s, &unit);
     sizes(&mut out, &s.sizes, &s.unit);
-    lifetimes(&mut out, s, &unit);
+    lifetimes(&mut out, s, duration_unit(trace));
     rates(&mut out, &s.rates, &unit, &s.unit);
     out
 }
 
+/// What a time is in the trace: a call number (sp-rtrace) or a clock
+/// time in its unit.
 fn time_unit(trace: &Trace) -> String {
     match trace.time_unit {
         Some(TimeUnit::Events) | None => "call".to_owned(),
         Some(u) => format!("time ({})", u.name()),
+    }
+}
+
+/// What a duration is counted in: calls, or the clock's unit.
+fn duration_unit(trace: &Trace) -> &'static str {
+    match trace.time_unit {
+        Some(TimeUnit::Events) | None => "calls",
+        Some(u) => u.name(),
     }
 }
 
@@ -139,6 +149,16 @@ fn live_groups(out: &mut String, trace: &Trace, s: &MemorySummary, unit: &str) {
     }
 }
 
+/// One table row: a label, then four right-aligned cells.
+fn row(out: &mut String, label: &str, cells: [&dyn std::fmt::Display; 4]) {
+    let [a, b, c, d] = cells;
+    let _ = writeln!(out, "  {label:<24}  {a:>8}  {b:>14}  {c:>8}  {d:>14}");
+}
+
+fn bounds(low: impl std::fmt::Display, high: impl std::fmt::Display) -> String {
+    format!("[{low}, {high})")
+}
+
 fn sizes(out: &mut String, buckets: &[SizeBucket], unit: &str) {
     let _ = writeln!(
         out,
@@ -148,25 +168,12 @@ fn sizes(out: &mut String, buckets: &[SizeBucket], unit: &str) {
         let _ = writeln!(out, "  none");
         return;
     }
-    let _ = writeln!(
-        out,
-        "  {:<24}  {:>8}  {:>8}  {:>14}  {:>14}",
-        "size",
-        "freed",
-        "live",
-        format!("freed {unit}"),
-        format!("live {unit}")
-    );
+    let (freed, live) = (format!("freed {unit}"), format!("live {unit}"));
+    row(out, "size", [&"freed", &freed, &"live", &live]);
     for b in buckets {
-        let _ = writeln!(
-            out,
-            "  {:<24}  {:>8}  {:>8}  {:>14}  {:>14}",
-            format!("[{}, {})", b.low, b.high),
-            b.freed_count,
-            b.live_count,
-            b.freed_bytes,
-            b.live_bytes
-        );
+        let cells: [&dyn std::fmt::Display; 4] =
+            [&b.freed_count, &b.freed_bytes, &b.live_count, &b.live_bytes];
+        row(out, &bounds(b.low, b.high), cells);
     }
 }
 
@@ -176,39 +183,22 @@ fn lifetimes(out: &mut String, s: &MemorySummary, unit: &str) {
     let median = l.median.map_or("-".to_owned(), |m| m.to_string());
     let _ = writeln!(
         out,
-        "\nLifetimes in {unit}s: {} freed (mean {mean}, median {median}), {} still live",
+        "\nLifetimes ({unit}): {} freed (mean {mean}, median {median}), {} still live",
         l.freed, l.live
     );
     for b in &l.buckets {
-        let _ = writeln!(
-            out,
-            "  {:<24}  {:>8}",
-            format!("[{}, {})", b.low, b.high),
-            b.count
-        );
+        let _ = writeln!(out, "  {:<24}  {:>8}", bounds(b.low, b.high), b.count);
     }
 }
 
 fn rates(out: &mut String, slices: &[RateSlice], unit: &str, size_unit: &str) {
     let _ = writeln!(out, "\nRates per slice");
-    let _ = writeln!(
-        out,
-        "  {:<24}  {:>8}  {:>14}  {:>8}  {:>14}",
-        format!("{unit} [from, to)"),
-        "allocs",
-        size_unit,
-        "frees",
-        format!("freed {size_unit}")
-    );
+    let freed = format!("freed {size_unit}");
+    let label = format!("{unit} [from, to)");
+    row(out, &label, [&"allocs", &size_unit, &"frees", &freed]);
     for r in slices {
-        let _ = writeln!(
-            out,
-            "  {:<24}  {:>8}  {:>14}  {:>8}  {:>14}",
-            format!("[{}, {})", r.start, r.end),
-            r.allocations,
-            r.allocated_bytes,
-            r.frees,
-            r.freed_bytes
-        );
+        let cells: [&dyn std::fmt::Display; 4] =
+            [&r.allocations, &r.allocated_bytes, &r.frees, &r.freed_bytes];
+        row(out, &bounds(r.start, r.end), cells);
     }
 }

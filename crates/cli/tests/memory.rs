@@ -188,7 +188,7 @@ fn the_text_report_has_peak_end_groups_histograms_and_rates() {
     for heading in [
         "Live at call ",
         "Sizes (",
-        "Lifetimes in calls:",
+        "Lifetimes (calls):",
         "Rates per slice",
     ] {
         assert!(out.contains(heading), "{heading}: {out}");
