@@ -116,7 +116,9 @@ pub struct LiveSeries {
 }
 
 /// Live bytes over time of the selected allocations (blocks allocated
-/// before the range count while live inside it).
+/// before the range count while live inside it). A block is live at `t`
+/// when allocated at or before `t` and freed after it; without a range the
+/// end is the trace's end (what was never freed).
 pub fn live_series(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> LiveSeries {
     live::live_series(trace, query, selected)
 }
@@ -161,7 +163,8 @@ pub struct RateSlice {
 }
 
 /// Allocation and free counts per slice: the range (or the trace) cut into
-/// `slices` equal slices.
+/// `slices` equal slices; an allocation counts where it was made, a free
+/// (with its block's size) where it happened.
 pub fn rates(
     trace: &Trace,
     query: &MemoryQuery,
@@ -213,7 +216,8 @@ pub struct Lifetimes {
     pub median: Option<i64>,
 }
 
-/// Lifetimes of the selected allocations made in range.
+/// Lifetimes of the selected allocations made in range: a block freed by
+/// the range's end lived from its allocation to its free.
 pub fn lifetimes(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> Lifetimes {
     lifetimes::lifetimes(trace, query, selected)
 }
@@ -225,8 +229,9 @@ pub enum Weighting {
     Bytes,
     /// `--type=count`: number of allocations.
     Count,
-    /// `--type=topmost`: only the `count` allocations at the highest
-    /// addresses, by bytes (heap fragmentation).
+    /// `--type=topmost`: only the allocations of the `count` backtraces
+    /// (`--depth`) whose highest allocated address is highest, by bytes
+    /// (heap fragmentation).
     Topmost { count: u32 },
 }
 
