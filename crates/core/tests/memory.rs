@@ -534,3 +534,175 @@ fn swap_memory_probes_replay_like_the_calls() {
     }
     assert!(checked > 0, "a SWAP fixture with memory or fd probes");
 }
+
+/// A small trace by hand (SWAP-like clock): blocks (time, size, freed).
+fn hand_built(blocks: &[(i64, u64, Option<i64>)]) -> Trace {
+    use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+    let mut b = TraceBuilder::new(Format::Swap, TimeUnit::Ns);
+    let p = b.process("1", "prog");
+    let t = b.thread(p, "1", "prog");
+    let main = b.intern("main");
+    let stack = b.stack(&[main]).expect("stack");
+    let heap = b.resource("memory", "bytes");
+    for (i, &(time, size, freed)) in blocks.iter().enumerate() {
+        let at = b.allocate(heap, t, time, size, 0x1000 + i as u64, stack);
+        if let Some(freed) = freed {
+            b.free(heap, at, freed);
+        }
+    }
+    b.finish()
+}
+
+#[test]
+fn rates_count_each_allocation_and_free_in_its_slice() {
+    let trace = decode("c-leaks");
+    let a = &trace.allocations[0];
+    let q = MemoryQuery {
+        resource: 0,
+        filter: MemoryFilter::default(),
+        range: Some((1, 40)),
+    };
+    let selected = select(&trace, &q).expect("resource");
+    let slices = memory::rates(&trace, &q, &selected, 4);
+    assert_eq!(slices.len(), 4);
+    // [1, 11), [11, 21), [21, 31), [31, 41): ten calls each.
+    for (k, s) in slices.iter().enumerate() {
+        let (lo, hi) = (1 + 10 * k as i64, 11 + 10 * k as i64);
+        assert_eq!((s.start, s.end), (lo, hi));
+        let made = (0..a.len()).filter(|&i| lo <= a.time[i] && a.time[i] < hi);
+        let freed = (0..a.len()).filter(|&i| lo <= a.free_time[i] && a.free_time[i] < hi);
+        assert_eq!(s.allocations, made.clone().count() as u64);
+        assert_eq!(s.allocated_bytes, made.map(|i| a.size[i]).sum::<u64>());
+        assert_eq!(s.frees, freed.clone().count() as u64);
+        assert_eq!(s.freed_bytes, freed.map(|i| a.size[i]).sum::<u64>());
+    }
+    // Uneven slices still cover the range once: 3 slices of 10 times.
+    let q = MemoryQuery {
+        range: Some((0, 9)),
+        ..q
+    };
+    let three = memory::rates(&trace, &q, &selected, 3);
+    assert_eq!(three.first().map(|s| s.start), Some(0));
+    assert_eq!(three.last().map(|s| s.end), Some(10));
+    assert!(three.windows(2).all(|w| w[0].end == w[1].start));
+    let made: u64 = three.iter().map(|s| s.allocations).sum();
+    assert_eq!(
+        made,
+        (0..a.len()).filter(|&i| a.time[i] <= 9).count() as u64
+    );
+}
+
+#[test]
+fn lifetimes_measure_freed_blocks_and_count_the_live_ones() {
+    let trace = decode("c-leaks");
+    let a = &trace.allocations[0];
+    let q = query(0);
+    let selected = select(&trace, &q).expect("resource");
+    let l = memory::lifetimes(&trace, &q, &selected);
+    let mut spans: Vec<i64> = (0..a.len())
+        .filter(|&i| a.free_time[i] != i64::MAX)
+        .map(|i| a.free_time[i] - a.time[i])
+        .collect();
+    spans.sort();
+    assert_eq!(l.freed, spans.len() as u64);
+    assert_eq!(l.live + l.freed, a.len() as u64);
+    assert_eq!(l.buckets.iter().map(|b| b.count).sum::<u64>(), l.freed);
+    let mean = spans.iter().sum::<i64>() as f64 / spans.len() as f64;
+    assert!((l.mean.expect("mean") - mean).abs() < 1e-9);
+    let n = spans.len();
+    let median = if n % 2 == 1 {
+        spans[n / 2]
+    } else {
+        (spans[n / 2 - 1] + spans[n / 2]) / 2
+    };
+    assert_eq!(l.median, Some(median));
+    for b in &l.buckets {
+        let inside = spans.iter().filter(|&&s| b.low <= s && s < b.high).count() as u64;
+        assert_eq!(b.count, inside, "{b:?}");
+    }
+}
+
+#[test]
+fn hand_built_blocks_give_the_numbers_worked_out_here() {
+    // 0: 100 B at 10, freed at 20; 1: 0 B at 12, never; 2: 300 B at 15,
+    // freed at 40; 3: 5000 B at 20, never.
+    let trace = hand_built(&[
+        (10, 100, Some(20)),
+        (12, 0, None),
+        (15, 300, Some(40)),
+        (20, 5000, None),
+    ]);
+    let q = query(0);
+    let all = select(&trace, &q).expect("resource");
+    let s = live_series(&trace, &q, &all);
+    let points: Vec<(i64, u64, u64)> = s
+        .points
+        .iter()
+        .map(|p| (p.time, p.bytes, p.blocks))
+        .collect();
+    // At 20 the free of block 0 and the allocation of block 3 are one point.
+    assert_eq!(
+        points,
+        [
+            (10, 100, 1),
+            (12, 100, 2),
+            (15, 400, 3),
+            (20, 5300, 3),
+            (40, 5000, 2)
+        ]
+    );
+    assert_eq!((s.peak.time, s.peak.bytes), (20, 5300));
+    assert_eq!((s.end.bytes, s.end.blocks), (5000, 2));
+    assert_eq!(live_at(&trace, &q, &all, Moment::At(20)), [1, 2, 3]);
+    assert_eq!(live_at(&trace, &q, &all, Moment::At(19)), [0, 1, 2]);
+    let sizes = size_histogram(&trace, &q, &all);
+    let rows: Vec<(u64, u64, u64, u64)> = sizes
+        .iter()
+        .filter(|b| b.freed_count + b.live_count > 0)
+        .map(|b| (b.low, b.high, b.freed_count, b.live_count))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (0, 1, 0, 1),
+            (64, 128, 1, 0),
+            (256, 512, 1, 0),
+            (4096, 8192, 0, 1)
+        ]
+    );
+    assert_eq!(sizes.first().map(|b| b.low), Some(0));
+    assert_eq!(sizes.last().map(|b| b.high), Some(8192));
+    assert_eq!(sizes.len(), 14, "[0,1), [1,2), … [4096, 8192)");
+    let l = memory::lifetimes(&trace, &q, &all);
+    assert_eq!((l.freed, l.live, l.median), (2, 2, Some(17)));
+    assert_eq!(l.mean, Some(17.5));
+    // In the range [12, 30]: block 0 is live at its start; block 2 is not
+    // freed by its end.
+    let ranged = MemoryQuery {
+        range: Some((12, 30)),
+        ..query(0)
+    };
+    let s = live_series(&trace, &ranged, &all);
+    assert_eq!(
+        (s.points[0].time, s.points[0].bytes, s.points[0].blocks),
+        (12, 100, 2)
+    );
+    assert_eq!((s.end.time, s.end.bytes, s.end.blocks), (30, 5300, 3));
+    let l = memory::lifetimes(&trace, &ranged, &all);
+    assert_eq!((l.freed, l.live), (0, 3));
+    let summary = summarize(&trace, &ranged, Moment::End, 2).expect("summary");
+    assert_eq!(summary.at, 30);
+    assert_eq!(summary.live_groups.len(), 1);
+    assert_eq!(summary.live_groups[0].bytes, 5300);
+    assert_eq!(memory::allocated_in_range(&trace, &ranged, &all), [1, 2, 3]);
+    assert_eq!(
+        select(
+            &trace,
+            &MemoryQuery {
+                resource: 7,
+                ..query(0)
+            }
+        ),
+        Err(memory::MemoryError::NoResource(7))
+    );
+}
