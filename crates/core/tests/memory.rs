@@ -324,6 +324,19 @@ fn context_filter_keeps_what_postproc_minus_c_lists() {
 }
 
 #[test]
+fn the_context_column_travels_through_the_codec() {
+    let trace = decode("c-threads-contexts");
+    let a = &trace.allocations[0];
+    assert_eq!(a.context.len(), a.len());
+    // One allocation was made with both contexts entered (README).
+    assert!(a.context.contains(&3), "{:?}", a.context);
+    let back = flamedrop_core::model::codec::decode(&flamedrop_core::model::codec::encode(&trace))
+        .expect("decodes");
+    assert_eq!(back.allocations[0].context, a.context);
+    assert!(decode("c-leaks").allocations[0].context.is_empty());
+}
+
+#[test]
 fn formats_without_contexts_keep_all_or_nothing() {
     let trace = decode("c-leaks");
     let n = trace.allocations[0].len();
