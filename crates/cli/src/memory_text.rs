@@ -4,7 +4,7 @@
 //! them, the histograms and the rates.
 
 use flamedrop_core::analysis::memory::{
-    LivePoint, MemoryQuery, MemorySummary, RateSlice, SizeBucket, StackGroup,
+    allocated_in_range, select, MemoryQuery, MemorySummary, RateSlice, SizeBucket, StackGroup,
 };
 use flamedrop_core::model::TimeUnit;
 use flamedrop_core::Trace;
@@ -34,11 +34,22 @@ pub fn to_text(trace: &Trace, query: &MemoryQuery, s: &MemorySummary) -> String 
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "  State        {unit:>10}  {:>10}  {:>14}",
-        "blocks", s.unit
+        "  {:<6} {unit:>12}  {:>8}  {:>14}  {:>10}  {:>14}",
+        "", "Total", "Total", "Non-freed", "Non-freed"
     );
-    point_line(&mut out, "peak", &s.series.peak);
-    point_line(&mut out, "end", &s.series.end);
+    let _ = writeln!(
+        out,
+        "  {:<6} {:>12}  {:>8}  {:>14}  {:>10}  {:>14}",
+        "State", "", "count", s.unit, "count", s.unit
+    );
+    for (state, p) in [("peak", &s.series.peak), ("end", &s.series.end)] {
+        let (count, size) = allocated_until(trace, query, p.time);
+        let _ = writeln!(
+            out,
+            "  {state:<6} {:>12}  {count:>8}  {size:>14}  {:>10}  {:>14}",
+            p.time, p.blocks, p.bytes
+        );
+    }
     live_groups(&mut out, trace, s, &unit);
     sizes(&mut out, &s.sizes, &s.unit);
     lifetimes(&mut out, s, duration_unit(trace));
@@ -88,12 +99,27 @@ fn filter_note(query: &MemoryQuery) -> String {
     }
 }
 
-fn point_line(out: &mut String, state: &str, p: &LivePoint) {
-    let _ = writeln!(
-        out,
-        "  {state:<11}  {:>10}  {:>10}  {:>14}",
-        p.time, p.blocks, p.bytes
-    );
+/// `sp-rtrace-timeline`'s "Total" columns (`totals_generator.cpp`): the
+/// selected allocations made up to `time` (from the range's start), in
+/// number and size.
+fn allocated_until(trace: &Trace, query: &MemoryQuery, time: i64) -> (u64, u64) {
+    let Ok(selected) = select(trace, query) else {
+        return (0, 0);
+    };
+    let until = MemoryQuery {
+        range: Some((query.range.map_or(i64::MIN, |r| r.0), time)),
+        ..query.clone()
+    };
+    let made = allocated_in_range(trace, &until, &selected);
+    let sizes = trace
+        .allocations
+        .get(query.resource as usize)
+        .map(|a| &a.size);
+    let bytes = made
+        .iter()
+        .filter_map(|&i| sizes?.get(i as usize))
+        .fold(0u64, |sum, &size| sum.saturating_add(size));
+    (made.len() as u64, bytes)
 }
 
 /// The backtrace's innermost frames, `a < b < c`.
