@@ -65,9 +65,10 @@ fn passes(a: &Allocations, at: usize, filter: &MemoryFilter, call_index: bool) -
             .is_none_or(|mask| context_passes(mask, a.context_of(at)))
 }
 
-/// `sp-rtrace-timeline`'s `ContextFilter::validate` (`filter.h`): mask 0
-/// keeps what was made outside every context, any other mask what shares a
-/// bit with it.
+/// `sp-rtrace-timeline`'s `ContextFilter::validate` (`filter.h`) and
+/// postproc's `fcall_filter_context` (`src/rtrace-postproc/filter.c`):
+/// mask 0 keeps what was made outside every context, any other mask what
+/// shares a bit with it.
 pub fn context_passes(mask: u32, context: u32) -> bool {
     (mask == 0 && context == 0) || mask & context != 0
 }

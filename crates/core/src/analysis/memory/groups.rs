@@ -1,6 +1,7 @@
 //! [`group_by_stack`](super::group_by_stack): allocations sharing one
-//! backtrace, as `sp-rtrace-postproc -c` compresses leaks
-//! (`src/rtrace-postproc/leaks_sort.c` sorts them by total size).
+//! backtrace, as `sp-rtrace-postproc -c` groups leaks, ordered as its
+//! `-s size-desc` orders them (`src/rtrace-postproc/leaks_sort.c`,
+//! `leaks_compare_by_size_desc`), ties broken so the order is stable.
 
 use super::StackGroup;
 use crate::model::Trace;
