@@ -4,7 +4,11 @@
 //! `-C` (`src/rtrace-postproc/filter.c`), applied to allocations: a release
 //! always follows its allocation (the timeline tool filters release events
 //! on their own, so a block whose free falls outside `--filter-time` stays
-//! live there; here it is freed when it was).
+//! live there; here it is freed when it was). The size bounds apply to
+//! every allocation: the timeline tool's `MinSizeFilter` lets any event of
+//! size 0 through (`!res_size || …`, meant for release events, whose size
+//! is not known yet), so a `malloc(0)` passes its size filter but not this
+//! one.
 
 use super::{MemoryError, MemoryFilter, MemoryQuery};
 use crate::model::{Allocations, Format, Trace};
