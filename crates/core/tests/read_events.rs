@@ -239,6 +239,19 @@ fn a_range_counts_the_calls_that_exit_inside_it() {
         .collect();
     // main's exit is outside the range: only the first grow counts.
     assert_eq!(rss, vec![("grow".to_owned(), 516)]);
+    // The second grow alone: calls with deltas before it are outside.
+    let range = (thread.spans.start[grows[1]], thread.spans.end[grows[1]]);
+    let tree = build_call_tree(&trace, &source, Some(range));
+    let deltas = top_down_deltas(&trace, &[0], Some(range), &tree, &call_deltas(&trace));
+    let rss: Vec<(String, i64)> = (1..tree.nodes.len() as u32)
+        .filter_map(|n| {
+            Some((
+                trace.str(tree.nodes[n as usize].name).to_owned(),
+                deltas.get(0, n)?,
+            ))
+        })
+        .collect();
+    assert_eq!(rss, vec![("grow".to_owned(), 1028)]);
 }
 
 /// (time in ns as the trace keeps it, quantity name, value) of every

@@ -138,9 +138,12 @@ pub fn top_down_deltas(
         if list.is_empty() {
             continue;
         }
-        let nodes = span_nodes(&thread.spans, range, &child_of);
+        let mut wanted: Vec<u32> = list.iter().map(|d| d.span).collect();
+        wanted.dedup();
+        let nodes = span_nodes(&thread.spans, range, &child_of, &wanted);
         for d in list {
-            let Some(&Some(node)) = nodes.get(d.span as usize) else {
+            let at = wanted.partition_point(|&s| s < d.span);
+            let Some(&Some(node)) = nodes.get(at) else {
                 continue;
             };
             let end = thread.spans.end.get(d.span as usize).copied().unwrap_or(0);
@@ -166,16 +169,20 @@ fn children_by_name(tree: &CallTree) -> HashMap<(u32, StrId), u32> {
     out
 }
 
-/// Per span, the node `build` put it on (`None` for a span outside the
-/// range): the same walk as its `add_spans`.
+/// For each of `wanted` (span indices, ascending), the node `build` put
+/// it on (`None` for a span outside the range): the same walk as its
+/// `add_spans`, up to the last span wanted.
 fn span_nodes(
     spans: &crate::model::Spans,
     range: Option<TimeRange>,
     child_of: &HashMap<(u32, StrId), u32>,
+    wanted: &[u32],
 ) -> Vec<Option<u32>> {
-    let mut out = vec![None; spans.len()];
+    let mut out = vec![None; wanted.len()];
+    let mut next = 0;
     let mut stack: Vec<(u16, u32)> = Vec::new();
-    for (i, slot) in out.iter_mut().enumerate() {
+    let last = wanted.last().map_or(0, |&s| s as usize + 1);
+    for i in 0..last.min(spans.len()) {
         let (Some(&start), Some(&end), Some(&depth), Some(&name)) = (
             spans.start.get(i),
             spans.end.get(i),
@@ -199,7 +206,16 @@ fn span_nodes(
             continue;
         };
         stack.push((depth, node));
-        *slot = Some(node);
+        // Wanted spans skipped above (outside the range) keep `None`.
+        while wanted.get(next).is_some_and(|&w| (w as usize) < i) {
+            next += 1;
+        }
+        if wanted.get(next) == Some(&(i as u32)) {
+            if let Some(slot) = out.get_mut(next) {
+                *slot = Some(node);
+            }
+            next += 1;
+        }
     }
     out
 }
