@@ -217,41 +217,39 @@ fn tree_columns_sum_the_reference_diffs_per_path() {
     }
 }
 
+/// The Δ rss of every node of thread 0's top-down tree within `range`.
+fn rss_in_range(trace: &Trace, range: (i64, i64)) -> Vec<(String, i64)> {
+    let source = Source::Spans { threads: vec![0] };
+    let tree = build_call_tree(trace, &source, Some(range));
+    let deltas = top_down_deltas(trace, &[0], Some(range), &tree, &call_deltas(trace));
+    (1..tree.nodes.len() as u32)
+        .filter_map(|n| {
+            Some((
+                trace.str(tree.nodes[n as usize].name).to_owned(),
+                deltas.get(0, n)?,
+            ))
+        })
+        .collect()
+}
+
 #[test]
 fn a_range_counts_the_calls_that_exit_inside_it() {
     let trace = decode_case("uftrace-extra", "i-read-events");
-    let thread = &trace.threads[0];
-    let grows: Vec<usize> = (0..thread.spans.len())
-        .filter(|&s| trace.str(thread.spans.name[s]) == "grow")
+    let spans = &trace.threads[0].spans;
+    let grows: Vec<usize> = (0..spans.len())
+        .filter(|&s| trace.str(spans.name[s]) == "grow")
         .collect();
-    // From the first grow's start to just after its exit.
-    let range = (thread.spans.start[grows[0]], thread.spans.end[grows[0]]);
-    let source = Source::Spans { threads: vec![0] };
-    let tree = build_call_tree(&trace, &source, Some(range));
-    let deltas = top_down_deltas(&trace, &[0], Some(range), &tree, &call_deltas(&trace));
-    let rss: Vec<(String, i64)> = (1..tree.nodes.len() as u32)
-        .filter_map(|n| {
-            Some((
-                trace.str(tree.nodes[n as usize].name).to_owned(),
-                deltas.get(0, n)?,
-            ))
-        })
-        .collect();
+    let of = |s: usize| (spans.start[s], spans.end[s]);
     // main's exit is outside the range: only the first grow counts.
-    assert_eq!(rss, vec![("grow".to_owned(), 516)]);
-    // The second grow alone: calls with deltas before it are outside.
-    let range = (thread.spans.start[grows[1]], thread.spans.end[grows[1]]);
-    let tree = build_call_tree(&trace, &source, Some(range));
-    let deltas = top_down_deltas(&trace, &[0], Some(range), &tree, &call_deltas(&trace));
-    let rss: Vec<(String, i64)> = (1..tree.nodes.len() as u32)
-        .filter_map(|n| {
-            Some((
-                trace.str(tree.nodes[n as usize].name).to_owned(),
-                deltas.get(0, n)?,
-            ))
-        })
-        .collect();
-    assert_eq!(rss, vec![("grow".to_owned(), 1028)]);
+    assert_eq!(
+        rss_in_range(&trace, of(grows[0])),
+        vec![("grow".to_owned(), 516)]
+    );
+    // The second grow alone: the calls with deltas before it are outside.
+    assert_eq!(
+        rss_in_range(&trace, of(grows[1])),
+        vec![("grow".to_owned(), 1028)]
+    );
 }
 
 /// (time in ns as the trace keeps it, quantity name, value) of every
