@@ -158,6 +158,14 @@ test('read triggers on nested calls (i-read-events): bottom-up Δ columns, negat
       assert.deepEqual(cells, want, `bottom-up row ${name}`);
     }
     assert.ok(rows.length >= 5);
+    // Sorted by Δ rss: the largest growth first, calls without the value last.
+    await page.click('button.sort[data-sort="delta-0"]');
+    const order = await page.$$eval('table#calltree tbody tr[aria-level="1"]', (trs) => trs.map((tr) => tr.dataset.name));
+    const byRss = Object.entries(sums)
+      .filter(([, s]) => s.has.has('vmrss'))
+      .sort((a, b) => (a[1].vmrss < b[1].vmrss ? 1 : a[1].vmrss > b[1].vmrss ? -1 : 0))
+      .map(([name]) => name);
+    assert.deepEqual(order.slice(0, byRss.length), byRss);
     await shot(page, 'read-events-bottom-up.png');
     // The timeline with its counter tracks: vmrss rises in each grow and falls in each release.
     await page.click('[data-view="timeline"]');

@@ -10,7 +10,7 @@
 
 use crate::ui::context_menu::{LongPress, OpenMenu};
 use crate::view_model::node_menu::{is_menu_key, step_for_key, MenuNode};
-use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy};
+use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy, SortKeys};
 use crate::view_model::Loaded;
 use flamedrop_core::analysis::read_events::TreeDeltas;
 use flamedrop_core::analysis::transform::Step;
@@ -231,8 +231,15 @@ impl Component for CallTable {
                         { header(SortBy::SelfTime, "Self", "num") }
                         { header(SortBy::Total, "Total", "num") }
                         { header(SortBy::Calls, "Calls", "num") }
-                        { for props.deltas.iter().flat_map(|d| d.columns.iter()).map(|c| html! {
-                            <th role="columnheader" class="num delta" title={c.description()}>{ c.title() }</th>
+                        { for props.deltas.iter().flat_map(|d| d.columns.iter().enumerate()).map(|(at, c)| {
+                            let by = SortBy::Delta(at);
+                            let onclick = ctx.link().callback(move |_: MouseEvent| Msg::Sort(by));
+                            html! {
+                                <th role="columnheader" class="num delta" title={c.description()}
+                                    aria-sort={if self.sort == by { "descending" } else { "none" }}>
+                                    <button type="button" class="sort" data-sort={format!("delta-{at}")} {onclick}>{ c.title() }</button>
+                                </th>
+                            }
                         }) }
                         { header(SortBy::Name, "Function", "name") }
                     </tr></thead>
@@ -332,6 +339,11 @@ impl CallTable {
             tree.get(n)
                 .map_or_else(String::new, |n| props.loaded.trace.str(n.name).to_owned())
         };
-        visible_rows(tree, &self.expanded, self.sort, &name, MAX_ROWS)
+        let delta = |column: usize, node: u32| props.deltas.as_ref()?.get(column, node);
+        let keys = SortKeys {
+            name: &name,
+            delta: &delta,
+        };
+        visible_rows(tree, &self.expanded, self.sort, &keys, MAX_ROWS)
     }
 }
