@@ -180,3 +180,76 @@ fn candidates(thread: &Thread, spans: &[u32], has_read: impl Fn(i64) -> bool) ->
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, _, s)| s).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Field, Format, TimeUnit, TraceBuilder};
+
+    /// main(0..100) calling work(10..100): both return at 100. `reads`
+    /// says which of them had a `read:page-fault` at entry; `diffs` are
+    /// the minor-fault values of the `diff:` markers at 100, in order.
+    fn same_exit(reads: [bool; 2], diffs: &[&str]) -> Trace {
+        let mut b = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
+        let p = b.process("1", "p");
+        let t = b.thread(p, "1", "p");
+        let (main, work) = (b.intern("main"), b.intern("work"));
+        let (read, diff) = (b.intern("read:page-fault"), b.intern("diff:page-fault"));
+        let faults = |minor: &str| {
+            vec![
+                Field::new("major faults", "0"),
+                Field::new("minor faults", minor),
+            ]
+        };
+        b.begin(t, 0, main, 0);
+        if reads[0] {
+            b.instant(t, 0, read, faults("1"));
+        }
+        b.begin(t, 10, work, 0);
+        if reads[1] {
+            b.instant(t, 10, read, faults("1"));
+        }
+        for d in diffs {
+            b.instant(t, 100, diff, faults(d));
+        }
+        b.end(t, 100);
+        b.end(t, 100);
+        b.finish()
+    }
+
+    fn minor_by_span(trace: &Trace) -> Vec<(u32, i64)> {
+        call_deltas(trace)
+            .thread(0)
+            .iter()
+            .filter(|d| d.quantity == Quantity::MinorFaults)
+            .map(|d| (d.span, d.value))
+            .collect()
+    }
+
+    #[test]
+    fn a_diff_goes_to_the_call_whose_entry_was_read() {
+        // Only main was triggered: its diff is not work's, though work
+        // ends at the same time and is deeper.
+        assert_eq!(
+            minor_by_span(&same_exit([true, false], &["7"])),
+            vec![(0, 7)]
+        );
+        assert_eq!(
+            minor_by_span(&same_exit([false, true], &["7"])),
+            vec![(1, 7)]
+        );
+    }
+
+    #[test]
+    fn of_two_triggered_calls_ending_together_the_inner_exits_first() {
+        let trace = same_exit([true, true], &["3", "9"]);
+        assert_eq!(minor_by_span(&trace), vec![(0, 9), (1, 3)]);
+    }
+
+    #[test]
+    fn a_diff_with_no_call_ending_there_is_left_out() {
+        let mut trace = same_exit([true, false], &["7"]);
+        trace.threads[0].instants.time[1] = 50;
+        assert!(call_deltas(&trace).is_empty());
+    }
+}
