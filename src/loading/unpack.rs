@@ -63,7 +63,8 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         pace.tick().await;
         lap("page columns");
     }
-    let trace = whole.ok_or(DAMAGED)?;
+    let mut trace = whole.ok_or(DAMAGED)?;
+    crate::view_model::read_events::add_read_counters(&mut trace);
     let indexing = crate::browser::now();
     let (index, counter_index) = index_trace(&trace, &mut pace).await;
     cost.index_ms = crate::browser::now() - indexing;

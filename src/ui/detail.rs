@@ -1,4 +1,5 @@
-//! The detail panel of the selected span: every fact and every recorded field.
+//! The detail panel of the selected span: every fact, what uftrace's read
+//! triggers saw change between its entry and exit, and every recorded field.
 
 use super::span_info;
 use crate::timeline::SpanRef;
@@ -40,6 +41,12 @@ pub fn detail(props: &Props) -> Html {
                 if let Some(s) = &info.self_time { <dt>{ "self time" }</dt><dd>{ s }</dd> }
                 if let Some(depth) = info.depth { <dt>{ "depth" }</dt><dd>{ depth }</dd> }
             </dl>
+            if !info.deltas.is_empty() {
+                <h3>{ "Change during the call" }</h3>
+                <dl class="facts deltas" id="detail-deltas">
+                    { for info.deltas.iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
+                </dl>
+            }
             if !info.fields.is_empty() {
                 <h3>{ "Recorded fields" }</h3>
                 <dl class="facts fields">

@@ -24,6 +24,9 @@ pub struct Info {
     pub notes: Vec<&'static str>,
     /// Arguments, return value and other recorded fields.
     pub fields: Vec<(String, String)>,
+    /// What uftrace's read triggers saw change between the call's entry
+    /// and exit: ("Δ vmrss", "+64 KB").
+    pub deltas: Vec<(String, String)>,
 }
 
 /// Describes a span.
@@ -72,6 +75,7 @@ pub fn span(loaded: &Loaded, s: SpanRef) -> Option<Info> {
             .into_iter()
             .map(|f| (f.key, f.value))
             .collect(),
+        deltas: loaded.read_events.lines(s.thread, s.span),
     })
 }
 
@@ -95,6 +99,7 @@ pub fn instant(loaded: &Loaded, thread: usize, i: u32) -> Option<Info> {
         depth: None,
         notes: Vec::new(),
         fields,
+        deltas: Vec::new(),
     })
 }
 

@@ -1,5 +1,6 @@
-//! The hover tooltip: name, duration, self time, depth, flags and the
-//! recorded arguments and return value. The chart positions it (through
+//! The hover tooltip: name, duration, self time, depth, what uftrace's read
+//! triggers saw change during the call, flags and the recorded arguments
+//! and return value. The chart positions it (through
 //! CSSOM, since the page's CSP forbids inline style attributes).
 
 use super::span_info::Info;
@@ -26,6 +27,7 @@ pub fn tooltip(props: &Props) -> Html {
                 if let Some(s) = &info.self_time { <dt>{ "self" }</dt><dd>{ s }</dd> }
                 if info.duration.is_none() { <dt>{ "at" }</dt><dd>{ &info.start }</dd> }
                 if let Some(depth) = info.depth { <dt>{ "depth" }</dt><dd>{ depth }</dd> }
+                { for info.deltas.iter().map(|(k, v)| html! { <><dt class="delta">{ k }</dt><dd class="delta">{ v }</dd></> }) }
                 { for info.fields.iter().take(MAX_FIELDS).map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
             </dl>
             if more > 0 { <div class="tooltip-more">{ format!("…and {more} more fields (click for all)") }</div> }

@@ -2,6 +2,7 @@
 //! precompute once (row indices, time origin), and the aggregated trees the
 //! views built from it so far ([`Trees`]). No web types: it builds natively.
 
+use super::read_events::ReadEvents;
 use super::trees::Trees;
 use crate::view_model::SourceKey;
 use flamedrop_core::analysis::listing::{Listing, ListingError, ListingOptions};
@@ -33,6 +34,8 @@ pub struct Loaded {
     trees: Trees,
     /// The listing built last, with the options it was built with.
     listing: RefCell<Option<(ListingOptions, Built)>>,
+    /// uftrace's read-trigger deltas per call and per tree node.
+    pub read_events: ReadEvents,
 }
 
 /// A built listing of the trace, or why it has none.
@@ -62,6 +65,7 @@ impl Loaded {
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
             .map(|(a, b)| (a - origin, b - origin));
         Loaded {
+            read_events: ReadEvents::new(&trace),
             index,
             counter_index,
             origin,

@@ -18,6 +18,7 @@ pub mod listing;
 pub mod loaded;
 pub mod narrowing;
 pub mod node_menu;
+pub mod read_events;
 pub mod slice_budget;
 pub mod source;
 pub mod table;

@@ -15,6 +15,8 @@ pub enum SortBy {
     SelfTime,
     Calls,
     Name,
+    /// A read-trigger delta column (`Δ rss`), by its index.
+    Delta(usize),
 }
 
 /// One visible row.
@@ -25,16 +27,23 @@ pub struct Row {
     pub level: u16,
 }
 
+/// A node's name, and its value in a delta column (`None`: no call of
+/// the node has one), for sorting.
+pub struct SortKeys<'a> {
+    pub name: &'a dyn Fn(u32) -> String,
+    pub delta: &'a dyn Fn(usize, u32) -> Option<i64>,
+}
+
 /// The visible rows, at most `limit` of them.
 pub fn visible_rows(
     tree: &CallTree,
     expanded: &HashSet<u32>,
     sort: SortBy,
-    name: &dyn Fn(u32) -> String,
+    keys: &SortKeys,
     limit: usize,
 ) -> Vec<Row> {
     let mut out = Vec::new();
-    let mut todo: Vec<Row> = sorted_children(tree, 0, sort, name)
+    let mut todo: Vec<Row> = sorted_children(tree, 0, sort, keys)
         .into_iter()
         .rev()
         .map(|node| Row { node, level: 1 })
@@ -45,7 +54,7 @@ pub fn visible_rows(
         }
         out.push(row);
         if expanded.contains(&row.node) {
-            let children = sorted_children(tree, row.node, sort, name);
+            let children = sorted_children(tree, row.node, sort, keys);
             todo.extend(children.into_iter().rev().map(|node| Row {
                 node,
                 level: row.level + 1,
@@ -55,12 +64,7 @@ pub fn visible_rows(
     out
 }
 
-fn sorted_children(
-    tree: &CallTree,
-    at: u32,
-    sort: SortBy,
-    name: &dyn Fn(u32) -> String,
-) -> Vec<u32> {
+fn sorted_children(tree: &CallTree, at: u32, sort: SortBy, keys: &SortKeys) -> Vec<u32> {
     let Some(node) = tree.get(at) else {
         return Vec::new();
     };
@@ -73,7 +77,11 @@ fn sorted_children(
         SortBy::Total => children.sort_by_key(|&c| std::cmp::Reverse(key(c).0)),
         SortBy::SelfTime => children.sort_by_key(|&c| std::cmp::Reverse(key(c).1)),
         SortBy::Calls => children.sort_by_key(|&c| std::cmp::Reverse(key(c).2)),
-        SortBy::Name => children.sort_by_cached_key(|&c| name(c)),
+        SortBy::Name => children.sort_by_cached_key(|&c| (keys.name)(c)),
+        // Largest first; nodes without a value last.
+        SortBy::Delta(column) => {
+            children.sort_by_key(|&c| std::cmp::Reverse((keys.delta)(column, c).map(|v| (1, v))))
+        }
     }
     children
 }
@@ -144,33 +152,47 @@ mod tests {
     fn rows_follow_expansion_and_sorting() {
         let t = tree();
         let name = |n: u32| ["a", "b", "c"][t.nodes[n as usize].name as usize].to_owned();
+        // Deltas: a -5, b +3, c none.
+        let delta = |_: usize, n: u32| [None, Some(-5), Some(3), None][n as usize];
+        let keys = SortKeys {
+            name: &name,
+            delta: &delta,
+        };
         let mut open = HashSet::new();
         let nodes = |rows: Vec<Row>| rows.iter().map(|r| (r.node, r.level)).collect::<Vec<_>>();
         assert_eq!(
-            nodes(visible_rows(&t, &open, SortBy::Total, &name, 99)),
+            nodes(visible_rows(&t, &open, SortBy::Total, &keys, 99)),
             vec![(2, 1), (1, 1)]
         );
         open.insert(1);
         assert_eq!(
-            nodes(visible_rows(&t, &open, SortBy::Name, &name, 99)),
+            nodes(visible_rows(&t, &open, SortBy::Name, &keys, 99)),
             vec![(1, 1), (3, 2), (2, 1)]
         );
-        assert_eq!(visible_rows(&t, &open, SortBy::Name, &name, 2).len(), 2);
+        assert_eq!(visible_rows(&t, &open, SortBy::Name, &keys, 2).len(), 2);
+        assert_eq!(
+            nodes(visible_rows(&t, &open, SortBy::Delta(0), &keys, 99)),
+            vec![(2, 1), (1, 1), (3, 2)]
+        );
     }
 
     #[test]
     fn arrows_expand_collapse_and_move() {
         let t = tree();
         let name = |n: u32| n.to_string();
+        let keys = SortKeys {
+            name: &name,
+            delta: &|_, _| None,
+        };
         let mut open = HashSet::new();
-        let rows = visible_rows(&t, &open, SortBy::Total, &name, 99);
+        let rows = visible_rows(&t, &open, SortBy::Total, &keys, 99);
         // Focus on a (row 1): → expands it.
         assert_eq!(
             key_move(&t, &rows, &open, 1, Move::Right),
             (1, Some((1, true)))
         );
         open.insert(1);
-        let rows = visible_rows(&t, &open, SortBy::Total, &name, 99);
+        let rows = visible_rows(&t, &open, SortBy::Total, &keys, 99);
         assert_eq!(key_move(&t, &rows, &open, 1, Move::Right), (2, None));
         // On c, ← goes to its parent a; on a, ← collapses.
         assert_eq!(key_move(&t, &rows, &open, 2, Move::Left), (1, None));

@@ -88,6 +88,7 @@ const EXTRA_EXACT: &[&str] = &[
     "i-lost-nested",
     "i-lost-sched",
     "i-max-stack",
+    "i-read-events",
 ];
 
 #[test]

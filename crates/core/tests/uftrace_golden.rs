@@ -61,6 +61,7 @@ fn reports_equal_uftrace_report_for_fork_exec_libcall_events_max_stack_and_longj
         "h-no-libcall",
         "i-events",
         "i-max-stack",
+        "i-read-events",
         "j-setjmp-longjmp",
     ] {
         check_report("uftrace-extra", case);

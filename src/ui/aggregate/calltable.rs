@@ -2,14 +2,17 @@
 //! the flame graph, as rows with self, total and calls, so keyboard and
 //! screen-reader users reach everything the canvas shows. Column headers
 //! sort; arrow keys move, expand and collapse; Enter picks the function for
-//! the sandwich. The heaviest path starts expanded. A right-click or long
+//! the sandwich. The heaviest path starts expanded. A trace with uftrace
+//! read triggers adds a "Δ rss" / "Δ faults" column (the calls' deltas
+//! summed per node). A right-click or long
 //! press on a row opens its transforms menu; Firefox Profiler's keys (`m`,
 //! `M`, `f`, …) apply a transform to the focused row.
 
 use crate::ui::context_menu::{LongPress, OpenMenu};
 use crate::view_model::node_menu::{is_menu_key, step_for_key, MenuNode};
-use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy};
+use crate::view_model::table::{key_move, visible_rows, Move, Row, SortBy, SortKeys};
 use crate::view_model::Loaded;
+use flamedrop_core::analysis::read_events::TreeDeltas;
 use flamedrop_core::analysis::transform::Step;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::model::StrId;
@@ -40,6 +43,10 @@ pub struct Props {
     pub on_menu: Callback<OpenMenu>,
     /// A transform chosen with its key on the focused row.
     pub on_step: Callback<Step>,
+    /// uftrace's read-trigger deltas summed per node ("Δ rss", "Δ faults"
+    /// columns), when the trace has them.
+    #[prop_or_default]
+    pub deltas: Option<Rc<TreeDeltas>>,
 }
 
 pub enum Msg {
@@ -224,6 +231,16 @@ impl Component for CallTable {
                         { header(SortBy::SelfTime, "Self", "num") }
                         { header(SortBy::Total, "Total", "num") }
                         { header(SortBy::Calls, "Calls", "num") }
+                        { for props.deltas.iter().flat_map(|d| d.columns.iter().enumerate()).map(|(at, c)| {
+                            let by = SortBy::Delta(at);
+                            let onclick = ctx.link().callback(move |_: MouseEvent| Msg::Sort(by));
+                            html! {
+                                <th role="columnheader" class="num delta" title={c.description()}
+                                    aria-sort={if self.sort == by { "descending" } else { "none" }}>
+                                    <button type="button" class="sort" data-sort={format!("delta-{at}")} {onclick}>{ c.title() }</button>
+                                </th>
+                            }
+                        }) }
                         { header(SortBy::Name, "Function", "name") }
                     </tr></thead>
                     <tbody ref={self.body.clone()} onpointermove={press_moved} onpointerup={press_ended.clone()}
@@ -300,6 +317,10 @@ impl CallTable {
                 <td role="gridcell" class="num">{ props.format.emit(n.total) }
                     <span class="pct">{ format!("{:.1}%", 100.0 * n.total as f64 / total) }</span></td>
                 <td role="gridcell" class="num">{ n.calls }</td>
+                { for props.deltas.iter().flat_map(|d| d.columns.iter().enumerate().map(move |(c, column)| {
+                    let value = d.get(c, row.node).map(|v| column.text(v)).unwrap_or_default();
+                    html! { <td role="gridcell" class="num delta">{ value }</td> }
+                })) }
                 <td role="gridcell" class={format!("name level-{}", row.level.min(40))}>
                     if has_children {
                         <button type="button" class="twisty" tabindex="-1" aria-label={if open { "collapse" } else { "expand" }}
@@ -318,6 +339,11 @@ impl CallTable {
             tree.get(n)
                 .map_or_else(String::new, |n| props.loaded.trace.str(n.name).to_owned())
         };
-        visible_rows(tree, &self.expanded, self.sort, &name, MAX_ROWS)
+        let delta = |column: usize, node: u32| props.deltas.as_ref()?.get(column, node);
+        let keys = SortKeys {
+            name: &name,
+            delta: &delta,
+        };
+        visible_rows(tree, &self.expanded, self.sort, &keys, MAX_ROWS)
     }
 }

@@ -17,6 +17,7 @@ pub mod sandwich;
 use crate::render::colors::Colouring;
 use crate::ui::context_menu::{ContextMenu, OpenMenu};
 use crate::view_model::node_menu::{MenuNode, Recursion, TreeKind};
+use crate::view_model::read_events;
 use crate::view_model::text;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{SourceKey, View, ViewChange, ViewState};
@@ -132,10 +133,11 @@ pub fn aggregate(props: &Props) -> Html {
                 TreeKind::TopDown
             };
             let node_menu = tree_menu(loaded, &tree, kind, top_down());
+            let deltas = read_events::tree_deltas(loaded, state, &tree);
             html! {
                 <CallTable loaded={loaded.clone()} {tree} inverted={state.inverted} marks={props.marks.clone()}
                     {format} {on_pick} reveal={props.reveal} {node_menu} on_menu={on_menu.clone()}
-                    on_step={props.on_step.clone()} />
+                    on_step={props.on_step.clone()} {deltas} />
             }
         }
         View::Diff => match &props.compare {

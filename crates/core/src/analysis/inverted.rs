@@ -15,6 +15,39 @@ use std::collections::HashMap;
 /// The inverted tree of `top_down`, left-heavy.
 pub fn bottom_up(top_down: &CallTree) -> CallTree {
     let mut b = TreeBuilder::new();
+    each_inverted_path(top_down, |at, outermost, path| {
+        let Some(node) = top_down.get(at) else {
+            return;
+        };
+        let mut inverted = 0;
+        for &frame in path.iter().rev() {
+            let name = top_down.nodes[frame as usize].name;
+            inverted = b.child(inverted, name);
+            let n = &mut b.tree.nodes[inverted as usize];
+            n.self_time += node.self_time;
+            n.calls += node.calls;
+            if outermost {
+                n.total += node.total;
+            }
+        }
+    });
+    let mut tree = b.tree;
+    let sum: i64 = tree
+        .root()
+        .children
+        .iter()
+        .map(|&c| tree.nodes[c as usize].self_time)
+        .sum();
+    tree.nodes[0].total = sum;
+    tree.sort_left_heavy();
+    tree
+}
+
+/// Visits every node of `top_down` in depth-first order with whether it is
+/// the outermost call of its function on its path and the path (node
+/// indices from the root's child down to it): the inverted path is that
+/// path read backwards.
+pub(crate) fn each_inverted_path(top_down: &CallTree, mut visit: impl FnMut(u32, bool, &[u32])) {
     let mut on_path: HashMap<StrId, u32> = HashMap::new();
     let mut path: Vec<u32> = Vec::new();
     // Iterative DFS: (node, entering?) so the on-path counts can be undone.
@@ -39,30 +72,10 @@ pub fn bottom_up(top_down: &CallTree) -> CallTree {
         let outermost = on_path.get(&node.name).copied().unwrap_or(0) == 0;
         *on_path.entry(node.name).or_default() += 1;
         path.push(at);
-        let mut inverted = 0;
-        for &frame in path.iter().rev() {
-            let name = top_down.nodes[frame as usize].name;
-            inverted = b.child(inverted, name);
-            let n = &mut b.tree.nodes[inverted as usize];
-            n.self_time += node.self_time;
-            n.calls += node.calls;
-            if outermost {
-                n.total += node.total;
-            }
-        }
+        visit(at, outermost, &path);
         todo.push((at, false));
         todo.extend(node.children.iter().rev().map(|&c| (c, true)));
     }
-    let mut tree = b.tree;
-    let sum: i64 = tree
-        .root()
-        .children
-        .iter()
-        .map(|&c| tree.nodes[c as usize].self_time)
-        .sum();
-    tree.nodes[0].total = sum;
-    tree.sort_left_heavy();
-    tree
 }
 
 #[cfg(test)]

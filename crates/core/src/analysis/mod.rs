@@ -11,6 +11,7 @@ pub mod inverted;
 pub mod listing;
 pub mod memory;
 pub(crate) mod meter;
+pub mod read_events;
 pub mod report;
 pub mod report_sort;
 pub mod sandwich;
