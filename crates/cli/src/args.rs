@@ -2,6 +2,7 @@
 //! `convert` and `replay`. The narrowing options they share are in
 //! `narrow_args`, `replay`'s own in `replay_args`.
 
+use crate::components_args::ComponentsArgs;
 use crate::narrow_args::NarrowArgs;
 use crate::replay_args::ReplayArgs;
 use clap::{Args, Parser, Subcommand};
@@ -46,6 +47,12 @@ pub enum Command {
                       -thread=, -processparams, -from= and -num= work in its own spelling."
     )]
     Replay(ReplayArgs),
+    /// Time by component (library, module) as Scaler's analyzer reports it:
+    /// self, inclusive and waiting time per library, local and global
+    /// shares, the caller -> callee matrix, per thread and serial vs
+    /// parallel.
+    #[command(args_override_self = true)]
+    Components(ComponentsArgs),
 }
 
 /// `flamedrop report`.

@@ -3,6 +3,8 @@
 //! transforms narrowing the trace first.
 
 mod args;
+mod components;
+mod components_args;
 mod files;
 mod log_printer_words;
 mod narrow;
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => run_diff(args),
         Command::Convert(args) => run_convert(args),
         Command::Replay(args) => replay::run(args),
+        Command::Components(args) => components::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
