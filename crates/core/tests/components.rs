@@ -116,6 +116,15 @@ fn executable(case: &str) -> String {
     path.rsplit('/').next().unwrap().to_owned()
 }
 
+/// A case's `reference/tree.txt`.
+fn tree_text(case: &str) -> String {
+    let path = fixtures()
+        .join("scaler")
+        .join(case)
+        .join("reference/tree.txt");
+    std::fs::read_to_string(path).expect("tree.txt")
+}
+
 fn analyse(case: &str) -> ComponentsReport {
     let files = read_folder(&fixtures().join("scaler").join(case));
     let trace = decode_files(&files).expect("decodes");
@@ -165,13 +174,7 @@ fn the_matrix_holds_the_calls_between_libraries_of_tree_txt() {
         "b-nested-callbacks-sync",
         "upstream-unittest-sample",
     ] {
-        let text = std::fs::read_to_string(
-            fixtures()
-                .join("scaler")
-                .join(case)
-                .join("reference/tree.txt"),
-        )
-        .unwrap();
+        let text = tree_text(case);
         let exe = executable(case);
         let report = analyse(case);
         let mut all: BTreeMap<(String, String), u64> = BTreeMap::new();
@@ -193,10 +196,7 @@ fn the_matrix_holds_the_calls_between_libraries_of_tree_txt() {
     }
     // The unit-test sample names its images by id: 3 calls from the thread
     // into file21..23, and 4 from file21 and file23 into file31..34.
-    let text = std::fs::read_to_string(
-        fixtures().join("scaler/upstream-unittest-sample/reference/tree.txt"),
-    )
-    .unwrap();
+    let text = tree_text("upstream-unittest-sample");
     let nodes = parse_tree(&text).into_values().next().unwrap();
     assert_eq!(cross_library(&reference_matrix(&nodes, UNNAMED_PROGRAM)), 7);
 }
@@ -236,13 +236,7 @@ fn reference_times(nodes: &[Node], exe: &str) -> BTreeMap<String, (i64, i64, i64
 #[test]
 fn library_times_split_each_threads_time_and_waits_are_the_wait_calls() {
     for case in ["a-prodcons-mutex-cond-sem", "b-nested-callbacks-sync"] {
-        let text = std::fs::read_to_string(
-            fixtures()
-                .join("scaler")
-                .join(case)
-                .join("reference/tree.txt"),
-        )
-        .unwrap();
+        let text = tree_text(case);
         let exe = executable(case);
         let report = analyse(case);
         let mut process = 0;
