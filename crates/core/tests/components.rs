@@ -294,3 +294,36 @@ fn the_main_thread_is_the_one_that_created_the_others() {
         assert!(thread(&report, main).main);
     }
 }
+
+/// uftrace's modules and sp-rtrace's: on every case of theirs, each
+/// thread's time (its top-level spans, summed here from the decoded spans)
+/// is split without remainder into its components' self and wait times,
+/// and every call is counted once.
+#[test]
+fn uftrace_and_sp_rtrace_threads_are_split_without_remainder() {
+    let mut folders = Vec::new();
+    for group in ["uftrace", "uftrace-extra"] {
+        for case in common::cases(group) {
+            folders.push(fixtures().join(group).join(case).join("uftrace.data"));
+        }
+    }
+    for case in ["c-leaks", "c-files-multi", "c-threads-contexts"] {
+        folders.push(fixtures().join("rtrace").join(case));
+    }
+    for folder in folders {
+        let trace = decode_files(&read_folder(&folder)).expect("decodes");
+        let report = components(&trace, &ComponentsOptions::default());
+        for t in &report.threads {
+            let spans = &trace.threads[t.index as usize].spans;
+            let top: i64 = (0..spans.len())
+                .filter(|&i| spans.depth[i] == 0)
+                .map(|i| spans.end[i] - spans.start[i])
+                .sum();
+            assert_eq!(t.time, top, "{folder:?} {}", t.id);
+            let parts: i64 = t.libraries.iter().map(|l| l.self_time + l.wait).sum();
+            assert_eq!(parts, top, "{folder:?} {}", t.id);
+            let calls: u64 = t.libraries.iter().map(|l| l.calls).sum();
+            assert_eq!(calls, spans.len() as u64, "{folder:?} {}", t.id);
+        }
+    }
+}

@@ -131,6 +131,7 @@ impl Open {
 /// Walks `thread`'s spans in `range` (the whole thread without one).
 pub(super) fn tally_thread(
     trace: &Trace,
+    index: u32,
     thread: &Thread,
     names: &mut Components,
     range: Option<TimeRange>,
@@ -157,7 +158,7 @@ pub(super) fn tally_thread(
         if name == "pthread_create" {
             tally.first_create = Some(tally.first_create.map_or(start, |t| t.min(start)));
         }
-        let component = names.of_function(function, program);
+        let component = names.of_call(index, start, function, program);
         let caller = stack.last().map_or(program, |f| f.component);
         let (outermost, outermost_on_edge) = open.enter(component, caller);
         tally.acc(component).calls += 1;

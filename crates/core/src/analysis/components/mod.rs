@@ -11,7 +11,8 @@
 //!   of the innermost call; a waiting call's time goes to its caller's
 //!   component as waiting. A thread's time is its top-level calls' time.
 //! - `naming`: a call's component is the library its function lives in,
-//!   else the traced program.
+//!   else the traced program; `made_by`: for sp-rtrace, the module that
+//!   made the call.
 //! - `waits`: which calls wait.
 //! - `shares`: local % (of the thread) and global % (of the process), rows
 //!   under a share grouped as "other", the main thread kept and the worker
@@ -22,6 +23,7 @@
 
 mod attribute;
 mod drill;
+mod made_by;
 mod naming;
 mod shares;
 mod waits;
@@ -158,7 +160,7 @@ pub fn components(trace: &Trace, options: &ComponentsOptions) -> ComponentsRepor
         .iter()
         .filter_map(|&t| {
             let thread = trace.threads.get(t as usize)?;
-            Some((t, tally_thread(trace, thread, &mut names, options.range)))
+            Some((t, tally_thread(trace, t, thread, &mut names, options.range)))
         })
         .collect();
     let main = shares::main_thread(&tallies);

@@ -8,6 +8,7 @@
 //! (the decoder then sets no `library` detail), so such calls count for the
 //! program, as Scaler's own analyzer counts them.
 
+use super::made_by::modules_making_calls;
 use crate::analysis::transform::resources_by_name;
 use crate::model::{StrId, Thread, Trace};
 use std::collections::HashMap;
@@ -23,12 +24,16 @@ pub(super) struct Components {
     by_string: Vec<u32>,
     names: Vec<String>,
     numbers: HashMap<String, u32>,
+    /// sp-rtrace: per (thread, time), the module that made the call.
+    made_by: HashMap<(u32, i64), String>,
 }
 
 impl Components {
     pub(super) fn new(trace: &Trace) -> Self {
+        let resources = resources_by_name(trace);
         Components {
-            resources: resources_by_name(trace),
+            made_by: modules_making_calls(trace, &resources),
+            resources,
             by_string: Vec::new(),
             names: Vec::new(),
             numbers: HashMap::new(),
@@ -46,22 +51,33 @@ impl Components {
         n
     }
 
-    /// The component of the program `thread` belongs to: its process's
-    /// name (the executable for Scaler, uftrace and sp-rtrace).
+    /// The component of the program `thread` belongs to: the file name of
+    /// its process's command (the executable for Scaler, uftrace and
+    /// sp-rtrace, named as their modules name it).
     pub(super) fn program_of(&mut self, trace: &Trace, thread: &Thread) -> u32 {
         let name = trace
             .processes
             .get(thread.process as usize)
-            .map(|p| p.name.trim())
+            .and_then(|p| p.name.split_whitespace().next())
+            .and_then(|command| command.rsplit('/').next())
             .filter(|n| !n.is_empty())
             .unwrap_or(UNNAMED_PROGRAM)
             .to_owned();
         self.number(&name)
     }
 
+    /// The component of the call of `thread` at `time` to function `name`:
+    /// for sp-rtrace the module that made it, else the function's.
+    pub(super) fn of_call(&mut self, thread: u32, time: i64, name: StrId, program: u32) -> u32 {
+        match self.made_by.get(&(thread, time)).cloned() {
+            Some(module) => self.number(&module),
+            None => self.of_function(name, program),
+        }
+    }
+
     /// The component of a call to function `name`; `program` when the trace
     /// names no library for it.
-    pub(super) fn of_function(&mut self, name: StrId, program: u32) -> u32 {
+    fn of_function(&mut self, name: StrId, program: u32) -> u32 {
         let at = name as usize;
         if let Some(&n) = self.by_string.get(at) {
             if n != u32::MAX {
