@@ -8,6 +8,7 @@
 
 use super::attribute::Tally;
 use super::naming::Components;
+use super::shares::{percent, OTHER};
 use crate::model::Trace;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -53,8 +54,15 @@ impl DrillNode {
     }
 }
 
-/// The tree over every tallied thread.
-pub(super) fn tree(trace: &Trace, tallies: &[(u32, Tally)], names: &Components) -> DrillNode {
+/// The tree over every tallied thread; in each thread, the libraries and
+/// functions under `other_below` percent of the thread's time are summed
+/// into one "other" node (0: none are).
+pub(super) fn tree(
+    trace: &Trace,
+    tallies: &[(u32, Tally)],
+    names: &Components,
+    other_below: f64,
+) -> DrillNode {
     let threads = tallies
         .iter()
         .map(|(index, tally)| {
@@ -62,7 +70,13 @@ pub(super) fn tree(trace: &Trace, tallies: &[(u32, Tally)], names: &Components) 
                 .threads
                 .get(*index as usize)
                 .map_or_else(|| index.to_string(), |t| t.id.clone());
-            DrillNode::parent(DrillKind::Thread, id, libraries(trace, tally, names))
+            let mut libraries = libraries(trace, tally, names);
+            for library in &mut libraries {
+                let functions = std::mem::take(&mut library.children);
+                library.children = group_small(functions, other_below, tally.time);
+            }
+            let libraries = group_small(libraries, other_below, tally.time);
+            DrillNode::parent(DrillKind::Thread, id, libraries)
         })
         .collect();
     let name = trace
@@ -71,6 +85,29 @@ pub(super) fn tree(trace: &Trace, tallies: &[(u32, Tally)], names: &Components) 
         .map(|p| p.name.clone())
         .unwrap_or_default();
     DrillNode::parent(DrillKind::Process, name, threads)
+}
+
+/// `nodes` with those under `below` percent of `whole` summed into one
+/// last node named "other" (of the nodes' kind, holding their children).
+fn group_small(nodes: Vec<DrillNode>, below: f64, whole: i64) -> Vec<DrillNode> {
+    if below <= 0.0 {
+        return nodes;
+    }
+    let (small, mut kept): (Vec<_>, Vec<_>) = nodes
+        .into_iter()
+        .partition(|n| percent(n.time as f64, whole as f64) < below);
+    let Some(kind) = small.first().map(|n| n.kind) else {
+        return kept;
+    };
+    let mut other = DrillNode::parent(kind, OTHER.into(), Vec::new());
+    for node in small {
+        other.time += node.time;
+        other.wait += node.wait;
+        other.calls += node.calls;
+        other.children.extend(node.children);
+    }
+    kept.push(other);
+    kept
 }
 
 /// One thread's component nodes with their functions.

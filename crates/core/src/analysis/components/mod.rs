@@ -141,7 +141,8 @@ pub struct ComponentsReport {
     pub threads: Vec<ThreadComponents>,
     /// `None` with fewer than two threads.
     pub serial_parallel: Option<SerialParallel>,
-    /// Process → thread → component → function.
+    /// Process → thread → component → function; libraries and functions
+    /// under `other_below` percent of their thread grouped as "other".
     pub drill: DrillNode,
 }
 
@@ -196,7 +197,7 @@ pub fn components(trace: &Trace, options: &ComponentsOptions) -> ComponentsRepor
         matrix: shares::matrix(&edges, &names),
         threads,
         serial_parallel: main.and_then(|m| shares::serial_parallel(trace, &tallies, m, &names)),
-        drill: drill::tree(trace, &tallies, &names),
+        drill: drill::tree(trace, &tallies, &names, options.other_below),
     }
 }
 

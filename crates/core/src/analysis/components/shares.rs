@@ -13,7 +13,7 @@ use super::{CallEdge, LibraryTime, ScaledLibrary, SerialParallel};
 use crate::model::Trace;
 
 /// The name of the row that sums the small ones.
-pub const OTHER: &str = "other";
+pub(super) const OTHER: &str = "other";
 
 /// `part` in percent of `whole` (0 when there is no whole).
 pub(super) fn percent(part: f64, whole: f64) -> f64 {

@@ -167,3 +167,25 @@ fn the_drill_down_tree_adds_up_thread_by_thread() {
         .unwrap();
     assert_eq!((join.time, join.wait, join.calls), (60, 60, 1));
 }
+
+#[test]
+fn the_drill_down_tree_groups_small_libraries_and_functions_as_other() {
+    let options = ComponentsOptions {
+        other_below: 10.0,
+        ..ComponentsOptions::default()
+    };
+    let r = components(&trace(), &options);
+    let main = &r.drill.children[0];
+    assert_eq!(main.time, 175);
+    let names: Vec<&str> = main.children.iter().map(|c| c.name.as_str()).collect();
+    // libz 90, app 75, libc 10 (under 10 % of 175).
+    assert_eq!(names, ["libz.so.1", "app", "other"]);
+    let app = &main.children[1];
+    let functions: Vec<(&str, i64)> = app
+        .children
+        .iter()
+        .map(|f| (f.name.as_str(), f.time))
+        .collect();
+    // printf (10) and pthread_create (5) are each under 17.5.
+    assert_eq!(functions, [("pthread_join (wait)", 60), ("other", 15)]);
+}
