@@ -55,8 +55,8 @@ impl DrillNode {
 }
 
 /// The tree over every tallied thread; in each thread, the libraries and
-/// functions under `other_below` percent of the thread's time are summed
-/// into one "other" node (0: none are).
+/// functions under `other_below` percent of the thread's time are moved
+/// under one "other" node (0: none are).
 pub(super) fn tree(
     trace: &Trace,
     tallies: &[(u32, Tally)],
@@ -87,8 +87,8 @@ pub(super) fn tree(
     DrillNode::parent(DrillKind::Process, name, threads)
 }
 
-/// `nodes` with those under `below` percent of `whole` summed into one
-/// last node named "other" (of the nodes' kind, holding their children).
+/// `nodes` with those under `below` percent of `whole` moved under one last
+/// node named "other" (of their kind), which the page can open like any.
 fn group_small(nodes: Vec<DrillNode>, below: f64, whole: i64) -> Vec<DrillNode> {
     if below <= 0.0 {
         return nodes;
@@ -96,17 +96,9 @@ fn group_small(nodes: Vec<DrillNode>, below: f64, whole: i64) -> Vec<DrillNode> 
     let (small, mut kept): (Vec<_>, Vec<_>) = nodes
         .into_iter()
         .partition(|n| percent(n.time as f64, whole as f64) < below);
-    let Some(kind) = small.first().map(|n| n.kind) else {
-        return kept;
-    };
-    let mut other = DrillNode::parent(kind, OTHER.into(), Vec::new());
-    for node in small {
-        other.time += node.time;
-        other.wait += node.wait;
-        other.calls += node.calls;
-        other.children.extend(node.children);
+    if let Some(kind) = small.first().map(|n| n.kind) {
+        kept.push(DrillNode::parent(kind, OTHER.into(), small));
     }
-    kept.push(other);
     kept
 }
 

@@ -142,7 +142,8 @@ pub struct ComponentsReport {
     /// `None` with fewer than two threads.
     pub serial_parallel: Option<SerialParallel>,
     /// Process → thread → component → function; libraries and functions
-    /// under `other_below` percent of their thread grouped as "other".
+    /// under `other_below` percent of their thread moved under an "other"
+    /// node.
     pub drill: DrillNode,
 }
 

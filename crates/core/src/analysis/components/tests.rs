@@ -188,4 +188,10 @@ fn the_drill_down_tree_groups_small_libraries_and_functions_as_other() {
         .collect();
     // printf (10) and pthread_create (5) are each under 17.5.
     assert_eq!(functions, [("pthread_join (wait)", 60), ("other", 15)]);
+    let other: Vec<&str> = app.children[1]
+        .children
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(other, ["printf", "pthread_create"]);
 }
