@@ -12,8 +12,8 @@
 use super::naming::Components;
 use super::waits::{wait_kind, WaitKind};
 use crate::analysis::calltree::TimeRange;
+use crate::fast_hash::FastMap;
 use crate::model::{StrId, Thread, Trace};
-use std::collections::HashMap;
 
 /// Times of one component on one thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,7 +46,7 @@ impl Acc {
 }
 
 /// (calls, time) per (caller component, callee component).
-pub(super) type Edges = HashMap<(u32, u32), (u64, i64)>;
+pub(super) type Edges = FastMap<(u32, u32), (u64, i64)>;
 
 /// One function's time where it was attributed: under its own component
 /// (work) or under its caller's (a wait).
@@ -68,7 +68,7 @@ pub(super) struct Tally {
     /// By component number.
     pub by_component: Vec<Acc>,
     /// (time, calls) per function where it was attributed.
-    pub functions: HashMap<FunctionKey, (i64, u64)>,
+    pub functions: FastMap<FunctionKey, (i64, u64)>,
     /// (calls, time) per (caller component, callee component); a call's
     /// time counts once when calls along the same edge nest.
     pub edges: Edges,
@@ -103,23 +103,28 @@ struct Frame {
 /// Calls on the stack, per component and per caller → callee edge.
 #[derive(Default)]
 struct Open {
-    components: HashMap<u32, u32>,
-    edges: HashMap<(u32, u32), u32>,
+    components: Vec<u32>,
+    edges: FastMap<(u32, u32), u32>,
 }
 
 impl Open {
     /// Counts a call in; says whether it is the outermost of its component
     /// and of its edge.
     fn enter(&mut self, component: u32, caller: u32) -> (bool, bool) {
-        let c = self.components.entry(component).or_default();
+        let at = component as usize;
+        if self.components.len() <= at {
+            self.components.resize(at + 1, 0);
+        }
+        let c = &mut self.components[at];
         *c += 1;
+        let outermost = *c == 1;
         let e = self.edges.entry((caller, component)).or_default();
         *e += 1;
-        (*c == 1, *e == 1)
+        (outermost, *e == 1)
     }
 
     fn leave(&mut self, component: u32, caller: u32) {
-        if let Some(c) = self.components.get_mut(&component) {
+        if let Some(c) = self.components.get_mut(component as usize) {
             *c = c.saturating_sub(1);
         }
         if let Some(e) = self.edges.get_mut(&(caller, component)) {

@@ -69,6 +69,9 @@ impl Components {
     /// The component of the call of `thread` at `time` to function `name`:
     /// for sp-rtrace the module that made it, else the function's.
     pub(super) fn of_call(&mut self, thread: u32, time: i64, name: StrId, program: u32) -> u32 {
+        if self.made_by.is_empty() {
+            return self.of_function(name, program);
+        }
         match self.made_by.get(&(thread, time)).cloned() {
             Some(module) => self.number(&module),
             None => self.of_function(name, program),

@@ -114,7 +114,7 @@ pub(super) fn matrix(edges: &Edges, names: &Components) -> Vec<CallEdge> {
 /// Every thread's components and call edges added up.
 pub(super) fn merged(tallies: &[(u32, Tally)]) -> (Vec<Acc>, Edges) {
     let mut all: Vec<Acc> = Vec::new();
-    let mut edges = Edges::new();
+    let mut edges = Edges::default();
     for (_, tally) in tallies {
         add_accs(&mut all, &tally.by_component);
         for (&key, &(calls, time)) in &tally.edges {
