@@ -327,3 +327,50 @@ fn uftrace_and_sp_rtrace_threads_are_split_without_remainder() {
         }
     }
 }
+
+/// sp-rtrace: each allocating call counts for the module of its first
+/// backtrace frame, as `sp-rtrace-postproc -r` prints it (`… from
+/// /path/module`); releases (no `= result`), which the model keeps no
+/// backtrace for, count for the program (`process=` in the header).
+#[test]
+fn sp_rtrace_calls_count_for_the_module_that_made_them() {
+    let text = common::reference("rtrace", "c-leaks", "postproc-r.txt");
+    let program = text
+        .split("process=")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|command| command.rsplit('/').next())
+        .unwrap()
+        .to_owned();
+    let mut expected: BTreeMap<String, u64> = BTreeMap::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let is_call = line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !is_call {
+            continue;
+        }
+        let first_frame = lines.peek().filter(|l| l.starts_with('\t')).copied();
+        let module = match first_frame {
+            Some(frame) if line.contains(" = ") => frame
+                .rsplit(" from ")
+                .next()
+                .and_then(|path| path.rsplit('/').next())
+                .unwrap()
+                .to_owned(),
+            _ => program.clone(),
+        };
+        *expected.entry(module).or_default() += 1;
+    }
+    let files = read_folder(&fixtures().join("rtrace/c-leaks"));
+    let trace = decode_files(&files).expect("decodes");
+    let report = components(&trace, &ComponentsOptions::default());
+    let ours: BTreeMap<String, u64> = report
+        .libraries
+        .iter()
+        .map(|l| (l.library.clone(), l.calls))
+        .collect();
+    assert_eq!(ours, expected);
+    assert_eq!(expected.get("libc.so.6"), Some(&3));
+}
