@@ -30,10 +30,9 @@ pub(super) struct Components {
 
 impl Components {
     pub(super) fn new(trace: &Trace) -> Self {
-        let resources = resources_by_name(trace);
         Components {
-            made_by: modules_making_calls(trace, &resources),
-            resources,
+            made_by: modules_making_calls(trace),
+            resources: resources_by_name(trace),
             by_string: Vec::new(),
             names: Vec::new(),
             numbers: HashMap::new(),
