@@ -10,11 +10,11 @@ use super::attribute::Tally;
 use super::naming::Components;
 use super::shares::{percent, OTHER};
 use crate::model::Trace;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// What a node of the drill-down tree stands for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrillKind {
     #[default]
@@ -25,7 +25,7 @@ pub enum DrillKind {
 }
 
 /// One node of the drill-down tree.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DrillNode {
     pub kind: DrillKind,
     /// Thread id, component or function name.

@@ -36,10 +36,10 @@ use super::calltree::TimeRange;
 use crate::model::Trace;
 use attribute::{tally_thread, Tally};
 use naming::Components as Names;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What to look at.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ComponentsOptions {
     /// Only calls in this time range (clipped to it), in the trace's unit;
     /// `None`: the whole trace.
@@ -53,7 +53,7 @@ pub struct ComponentsOptions {
 }
 
 /// One component's time.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LibraryTime {
     /// The component (library, module, class; the program for its own code).
     pub library: String,
@@ -79,7 +79,7 @@ pub struct LibraryTime {
 }
 
 /// Calls from one component into another (or into itself).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallEdge {
     /// The caller's component; the program for a thread's top-level calls.
     pub caller: String,
@@ -90,7 +90,7 @@ pub struct CallEdge {
 }
 
 /// One thread's components.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ThreadComponents {
     /// Index into `Trace::threads`.
     pub index: u32,
@@ -106,7 +106,7 @@ pub struct ThreadComponents {
 }
 
 /// One component in the serial vs parallel view.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScaledLibrary {
     pub library: String,
     pub self_time: f64,
@@ -120,7 +120,7 @@ pub struct ScaledLibrary {
 /// the main thread's numbers kept, the other threads' averaged over them,
 /// the two added. The main thread is the one that called `pthread_create`
 /// first (`Parse_Scaler_Output.py`), else the first thread.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SerialParallel {
     pub main_thread: String,
     pub workers: u32,
@@ -128,7 +128,7 @@ pub struct SerialParallel {
 }
 
 /// Time by component over the chosen threads and range.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ComponentsReport {
     /// The trace's time unit (`us`, `ns`, `events`).
     pub time_unit: String,

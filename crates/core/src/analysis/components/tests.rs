@@ -195,3 +195,15 @@ fn the_drill_down_tree_groups_small_libraries_and_functions_as_other() {
         .collect();
     assert_eq!(other, ["printf", "pthread_create"]);
 }
+
+#[test]
+fn the_report_goes_through_json_and_back_unchanged() {
+    let options = ComponentsOptions {
+        other_below: 10.0,
+        ..ComponentsOptions::default()
+    };
+    let r = components(&trace(), &options);
+    let text = serde_json::to_string(&r).expect("serializes");
+    let back: ComponentsReport = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(back, r);
+}

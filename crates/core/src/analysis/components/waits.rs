@@ -9,10 +9,10 @@
 //! work.
 
 use crate::model::SPAN_OFF_CPU;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a waiting call waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WaitKind {
     /// `pthread_join`, `pthread_timedjoin_np`, `pthread_clockjoin_np`.
