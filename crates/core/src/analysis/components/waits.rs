@@ -1,6 +1,7 @@
 //! Which calls are waiting rather than working: joins, condition waits,
 //! barriers, semaphore waits and lock acquisitions (by function name, in
-//! every format), and time a uftrace recording marks as off the CPU.
+//! every format; the JDK's counterparts in SELogger traces), and time a
+//! uftrace recording marks as off the CPU.
 //!
 //! Scaler's cross-flow analysis (`XFA.py`, `generateXFAStruct`) takes
 //! `pthread_join` and the condition / barrier waits out of the caller's
@@ -37,6 +38,9 @@ pub fn wait_kind(name: &str, flags: u8) -> Option<WaitKind> {
     }
     // uftrace may name a PLT call `name@plt`.
     let name = name.strip_suffix("@plt").unwrap_or(name);
+    if let Some(kind) = java_wait(name) {
+        return Some(kind);
+    }
     Some(match name {
         "pthread_join" | "pthread_timedjoin_np" | "pthread_clockjoin_np" => WaitKind::Join,
         "pthread_cond_wait" | "pthread_cond_timedwait" | "pthread_cond_clockwait" => {
@@ -49,6 +53,24 @@ pub fn wait_kind(name: &str, flags: u8) -> Option<WaitKind> {
         }
         "pthread_spin_lock" => WaitKind::Lock,
         n if is_rwlock_acquire(n) => WaitKind::Lock,
+        _ => return None,
+    })
+}
+
+/// The JDK's blocking calls in a SELogger trace, as a method
+/// (`java.lang.Thread.join`) or a call site (`call java.lang.Thread.join`,
+/// maybe with its signature).
+fn java_wait(name: &str) -> Option<WaitKind> {
+    let method = name.strip_prefix("call ").unwrap_or(name);
+    let method = method.split('(').next().unwrap_or(method).trim();
+    Some(match method {
+        "java.lang.Thread.join" => WaitKind::Join,
+        "java.lang.Object.wait" => WaitKind::Condition,
+        "java.util.concurrent.CountDownLatch.await"
+        | "java.util.concurrent.CyclicBarrier.await" => WaitKind::Barrier,
+        "java.util.concurrent.Semaphore.acquire" => WaitKind::Semaphore,
+        "java.util.concurrent.locks.ReentrantLock.lock"
+        | "java.util.concurrent.locks.LockSupport.park" => WaitKind::Lock,
         _ => return None,
     })
 }
@@ -98,5 +120,14 @@ mod tests {
             wait_kind("linux:schedule", SPAN_OFF_CPU),
             Some(WaitKind::OffCpu)
         );
+        assert_eq!(
+            wait_kind("call java.lang.Thread.join", 0),
+            Some(WaitKind::Join)
+        );
+        assert_eq!(
+            wait_kind("java.util.concurrent.CountDownLatch.await(long)", 0),
+            Some(WaitKind::Barrier)
+        );
+        assert_eq!(wait_kind("call java.lang.Thread.start", 0), None);
     }
 }
