@@ -151,11 +151,17 @@ pub struct ComponentsReport {
 pub fn components(trace: &Trace, options: &ComponentsOptions) -> ComponentsReport {
     let mut names = Names::new(trace);
     let chosen: Vec<u32> = match &options.threads {
-        Some(list) => list
-            .iter()
-            .copied()
-            .filter(|&t| (t as usize) < trace.threads.len())
-            .collect(),
+        Some(list) => {
+            let mut list: Vec<u32> = list
+                .iter()
+                .copied()
+                .filter(|&t| (t as usize) < trace.threads.len())
+                .collect();
+            // A thread named twice counts once, in trace order.
+            list.sort_unstable();
+            list.dedup();
+            list
+        }
         None => (0..trace.threads.len() as u32).collect(),
     };
     let tallies: Vec<(u32, Tally)> = chosen

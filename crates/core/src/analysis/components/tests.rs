@@ -207,3 +207,15 @@ fn the_report_goes_through_json_and_back_unchanged() {
     let back: ComponentsReport = serde_json::from_str(&text).expect("reads back");
     assert_eq!(back, r);
 }
+
+#[test]
+fn a_thread_chosen_twice_counts_once() {
+    let options = ComponentsOptions {
+        threads: Some(vec![1, 0, 1, 7]),
+        ..ComponentsOptions::default()
+    };
+    let r = components(&trace(), &options);
+    let ids: Vec<&str> = r.threads.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["0x1", "0x2"]);
+    assert_eq!(r.time, 215);
+}
