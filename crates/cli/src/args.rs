@@ -3,6 +3,7 @@
 //! in `narrow_args`, `replay`'s own in `replay_args`, `memory`'s in
 //! `memory_args`.
 
+use crate::components_args::ComponentsArgs;
 use crate::memory_args::MemoryArgs;
 use crate::narrow_args::NarrowArgs;
 use crate::replay_args::ReplayArgs;
@@ -54,6 +55,12 @@ pub enum Command {
     /// free rates; with sp-rtrace-timeline's filters.
     #[command(args_override_self = true)]
     Memory(MemoryArgs),
+    /// Time by component (library, module) as Scaler's analyzer reports it:
+    /// self, inclusive and waiting time per library, local and global
+    /// shares, the caller -> callee matrix, per thread and serial vs
+    /// parallel.
+    #[command(args_override_self = true)]
+    Components(ComponentsArgs),
 }
 
 /// `flamedrop report`.

@@ -3,6 +3,8 @@
 //! page's transforms narrowing the trace first.
 
 mod args;
+mod components;
+mod components_args;
 mod files;
 mod log_printer_words;
 mod memory;
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
             let output = args.output.clone();
             memory::run(args).and_then(|text| write_out(output, &text))
         }
+        Command::Components(args) => components::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 //! search), and the walks the views share.
 
 pub mod calltree;
+pub mod components;
 pub mod diff;
 pub mod diff_table;
 pub mod flamegraph;

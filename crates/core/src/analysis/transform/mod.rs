@@ -22,7 +22,7 @@ mod uftrace;
 pub mod uftrace_options;
 
 pub use apply::{apply, apply_more};
-pub use firefox::resource_of;
+pub use firefox::{resource_of, resources_by_name};
 pub use progress::Narrowing;
 pub use uftrace_options::UftraceFilter;
 

@@ -34,7 +34,7 @@ mod resources;
 mod rules;
 mod stacks;
 
-pub use resources::resource_of;
+pub use resources::{resource_of, resources_by_name};
 
 use super::edit::{map_stacks, rebuild_spans, SpanEdit};
 use super::{Step, StepError, StepNote};

@@ -80,6 +80,15 @@ impl Resources {
         }
     }
 
+    /// The text of name `id`'s resource (pending or interned).
+    fn text_of(&self, trace: &Trace, id: StrId) -> Option<String> {
+        let r = self.of(id)?;
+        Some(match r.checked_sub(self.first_pending) {
+            Some(at) => self.pending.get(at as usize)?.clone(),
+            None => trace.str(r).to_owned(),
+        })
+    }
+
     fn set(&mut self, id: StrId, resource: StrId) {
         if let Some(slot) = self.of.get_mut(id as usize) {
             *slot = Some(resource);
@@ -194,11 +203,18 @@ pub fn resource_of(trace: &Trace, function: &str) -> Option<String> {
     let id = trace.strings.find(function)?;
     let spans: Vec<&Spans> = trace.threads.iter().map(|t| &t.spans).collect();
     let resources = Resources::build(trace, &spans);
-    let r = resources.of(id)?;
-    Some(match r.checked_sub(resources.first_pending) {
-        Some(at) => resources.pending.get(at as usize)?.clone(),
-        None => trace.str(r).to_owned(),
-    })
+    resources.text_of(trace, id)
+}
+
+/// The resource of every string id of `trace` (index = string id; `None`
+/// where the trace does not tell), built once for an analysis that asks
+/// about many names (`analysis::components`).
+pub fn resources_by_name(trace: &Trace) -> Vec<Option<String>> {
+    let spans: Vec<&Spans> = trace.threads.iter().map(|t| &t.spans).collect();
+    let resources = Resources::build(trace, &spans);
+    (0..trace.strings.len() as u32)
+        .map(|id| resources.text_of(trace, id))
+        .collect()
 }
 
 #[cfg(test)]
