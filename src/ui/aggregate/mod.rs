@@ -140,16 +140,7 @@ pub fn aggregate(props: &Props) -> Html {
                     on_step={props.on_step.clone()} {deltas} />
             }
         }
-        View::Diff => match &props.compare {
-            Some(compare) => html! {
-                <diff::DiffView loaded={loaded.clone()} compare={compare.clone()} state={state.clone()}
-                    on_change={props.on_change.clone()} {format} colouring={props.colouring}
-                    on_menu={on_menu.clone()} />
-            },
-            None => {
-                html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
-            }
-        },
+        View::Diff => diff_body(props, format, on_menu.clone()),
         View::Timeline
         | View::Listing
         | View::Memory
@@ -168,6 +159,19 @@ pub fn aggregate(props: &Props) -> Html {
                     on_close={Callback::from(move |()| menu.set(None))} />
             }
         </section>
+    }
+}
+
+/// The diff view, or what to do to get one.
+fn diff_body(props: &Props, format: Callback<i64, String>, on_menu: Callback<OpenMenu>) -> Html {
+    match &props.compare {
+        Some(compare) => html! {
+            <diff::DiffView loaded={props.loaded.clone()} compare={compare.clone()} state={props.state.clone()}
+                on_change={props.on_change.clone()} {format} colouring={props.colouring} {on_menu} />
+        },
+        None => {
+            html! { <p class="note empty-view" id="empty-view" role="status">{ "Open a trace to compare with (Compare… in the header)." }</p> }
+        }
     }
 }
 
