@@ -1,7 +1,9 @@
 //! The command line as clap reads it: the subcommands `report`, `diff`,
-//! `convert` and `replay`. The narrowing options they share are in
-//! `narrow_args`, `replay`'s own in `replay_args`.
+//! `convert`, `replay` and `memory`. The narrowing options they share are
+//! in `narrow_args`, `replay`'s own in `replay_args`, `memory`'s in
+//! `memory_args`.
 
+use crate::memory_args::MemoryArgs;
 use crate::narrow_args::NarrowArgs;
 use crate::replay_args::ReplayArgs;
 use clap::{Args, Parser, Subcommand};
@@ -46,6 +48,12 @@ pub enum Command {
                       -thread=, -processparams, -from= and -num= work in its own spelling."
     )]
     Replay(ReplayArgs),
+    /// One allocation resource over time, as sp-rtrace-timeline and
+    /// postproc tell it: the peak and the end, the live blocks at a moment
+    /// grouped by backtrace, size and lifetime histograms, allocation and
+    /// free rates; with sp-rtrace-timeline's filters.
+    #[command(args_override_self = true)]
+    Memory(MemoryArgs),
 }
 
 /// `flamedrop report`.

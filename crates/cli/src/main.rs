@@ -1,10 +1,13 @@
-//! The `flamedrop` command: `report`, `diff`, `convert` and `replay` on top
-//! of flamedrop-core, with uftrace's filter options and the page's
-//! transforms narrowing the trace first.
+//! The `flamedrop` command: `report`, `diff`, `convert`, `replay` and
+//! `memory` on top of flamedrop-core, with uftrace's filter options and the
+//! page's transforms narrowing the trace first.
 
 mod args;
 mod files;
 mod log_printer_words;
+mod memory;
+mod memory_args;
+mod memory_text;
 mod narrow;
 mod narrow_args;
 mod replay;
@@ -35,6 +38,10 @@ fn main() -> ExitCode {
         Command::Diff(args) => run_diff(args),
         Command::Convert(args) => run_convert(args),
         Command::Replay(args) => replay::run(args),
+        Command::Memory(args) => {
+            let output = args.output.clone();
+            memory::run(args).and_then(|text| write_out(output, &text))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -117,7 +117,27 @@ impl TraceBuilder {
         a.address.push(address);
         a.stack.push(stack);
         a.free_time.push(NEVER_FREED);
+        if !a.context.is_empty() {
+            a.context.push(0);
+        }
         a.len() - 1
+    }
+
+    /// Sets the context mask allocation `at` of `resource` was made in; the
+    /// context column is made (0 for every earlier allocation) by the first
+    /// mask that is not 0.
+    pub fn allocation_context(&mut self, resource: ResourceRef, at: AllocationRef, mask: u32) {
+        let Some(a) = self.trace.allocations.get_mut(resource) else {
+            return;
+        };
+        if mask == 0 && a.context.is_empty() {
+            return;
+        }
+        let len = a.len();
+        a.context.resize(len, 0);
+        if let Some(slot) = a.context.get_mut(at) {
+            *slot = mask;
+        }
     }
 
     /// Marks allocation `at` of `resource` released at `time`.

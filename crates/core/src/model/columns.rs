@@ -297,6 +297,7 @@ columns!(Allocations {
     address: U64,
     stack: U32,
     free_time: I64,
+    context: U32[may_be_empty],
 });
 
 columns!(Counter {

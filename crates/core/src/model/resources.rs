@@ -26,6 +26,11 @@ pub struct Allocations {
     pub stack: Vec<u32>,
     /// When it was released, or [`NEVER_FREED`].
     pub free_time: Vec<i64>,
+    /// The context mask each allocation was made in (sp-rtrace's contexts,
+    /// one bit per context, 0 outside every context); empty for formats
+    /// without contexts and for traces that never entered one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<u32>,
     /// Releases that matched no allocation (counted, not stored).
     pub unmatched_frees: u64,
 }
@@ -39,6 +44,11 @@ impl Allocations {
     /// True when nothing was allocated.
     pub fn is_empty(&self) -> bool {
         self.time.is_empty()
+    }
+
+    /// The context mask of allocation `at` (0 when the trace has none).
+    pub fn context_of(&self, at: usize) -> u32 {
+        self.context.get(at).copied().unwrap_or(0)
     }
 }
 

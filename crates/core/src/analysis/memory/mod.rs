@@ -9,8 +9,23 @@
 //! define a number, the function's doc names the source file whose rule it
 //! follows.
 //!
-//! CONTRACT (session 9 base): the types and signatures below are what the
-//! page and the CLI build on; the bodies are filled in by the core work.
+//! The types and signatures below are what the page and the CLI build on;
+//! each function's body lives in a small file of its own (`filters`,
+//! `live`, `groups`, `rates`, `sizes`, `lifetimes`, `weightings`,
+//! `summary`), whose doc gives the rule it follows and what "in range"
+//! means for its numbers.
+
+mod filters;
+mod groups;
+mod lifetimes;
+mod live;
+mod rates;
+mod sizes;
+mod summary;
+mod weightings;
+
+pub use filters::{allocation_index, context_passes};
+pub use sizes::size_bucket;
 
 use super::calltree::{CallTree, TimeRange};
 use crate::model::Trace;
@@ -63,8 +78,7 @@ pub enum MemoryError {
 /// pass the query's filter. The range is not applied here: each analysis
 /// says what it does with it.
 pub fn select(trace: &Trace, query: &MemoryQuery) -> Result<Vec<u32>, MemoryError> {
-    let _ = (trace, query);
-    todo!("core: filters")
+    filters::select(trace, query)
 }
 
 /// A moment the live blocks are listed at.
@@ -102,24 +116,23 @@ pub struct LiveSeries {
 }
 
 /// Live bytes over time of the selected allocations (blocks allocated
-/// before the range count while live inside it).
+/// before the range count while live inside it). A block is live at `t`
+/// when allocated at or before `t` and freed after it; without a range the
+/// end is the trace's end (what was never freed).
 pub fn live_series(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> LiveSeries {
-    let _ = (trace, query, selected);
-    todo!("core: live series")
+    live::live_series(trace, query, selected)
 }
 
 /// The selected allocations live at a moment (allocated at or before it,
 /// freed after it), ascending.
 pub fn live_at(trace: &Trace, query: &MemoryQuery, selected: &[u32], at: Moment) -> Vec<u32> {
-    let _ = (trace, query, selected, at);
-    todo!("core: live at")
+    live::live_at(trace, query, selected, at)
 }
 
 /// The selected allocations made inside the query's range (all of them
 /// without a range), ascending.
 pub fn allocated_in_range(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> Vec<u32> {
-    let _ = (trace, query, selected);
-    todo!("core: allocated in range")
+    live::allocated_in(trace, query.resource, query.range, selected)
 }
 
 /// Allocations sharing one backtrace.
@@ -134,8 +147,7 @@ pub struct StackGroup {
 /// `allocations` grouped by backtrace, most bytes first (ties: more
 /// blocks, then lower stack index).
 pub fn group_by_stack(trace: &Trace, resource: u32, allocations: &[u32]) -> Vec<StackGroup> {
-    let _ = (trace, resource, allocations);
-    todo!("core: groups")
+    groups::group_by_stack(trace, resource, allocations)
 }
 
 /// What was allocated and freed in one time slice.
@@ -151,15 +163,15 @@ pub struct RateSlice {
 }
 
 /// Allocation and free counts per slice: the range (or the trace) cut into
-/// `slices` equal slices.
+/// `slices` equal slices; an allocation counts where it was made, a free
+/// (with its block's size) where it happened.
 pub fn rates(
     trace: &Trace,
     query: &MemoryQuery,
     selected: &[u32],
     slices: usize,
 ) -> Vec<RateSlice> {
-    let _ = (trace, query, selected, slices);
-    todo!("core: rates")
+    rates::rates(trace, query, selected, slices)
 }
 
 /// One power-of-two size bucket `[low, high)`; a size 0 block falls in
@@ -180,8 +192,7 @@ pub struct SizeBucket {
 /// size present, empty ones between included. The counts sum to the number
 /// of allocations counted.
 pub fn size_histogram(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> Vec<SizeBucket> {
-    let _ = (trace, query, selected);
-    todo!("core: sizes")
+    sizes::size_histogram(trace, query, selected)
 }
 
 /// One power-of-two lifetime bucket `[low, high)` in the trace's unit.
@@ -205,10 +216,10 @@ pub struct Lifetimes {
     pub median: Option<i64>,
 }
 
-/// Lifetimes of the selected allocations made in range.
+/// Lifetimes of the selected allocations made in range: a block freed by
+/// the range's end lived from its allocation to its free.
 pub fn lifetimes(trace: &Trace, query: &MemoryQuery, selected: &[u32]) -> Lifetimes {
-    let _ = (trace, query, selected);
-    todo!("core: lifetimes")
+    lifetimes::lifetimes(trace, query, selected)
 }
 
 /// `rtrace-calltree`'s weightings of an allocation graph.
@@ -218,8 +229,9 @@ pub enum Weighting {
     Bytes,
     /// `--type=count`: number of allocations.
     Count,
-    /// `--type=topmost`: only the `count` allocations at the highest
-    /// addresses, by bytes (heap fragmentation).
+    /// `--type=topmost`: only the allocations of the `count` backtraces
+    /// (`--depth`) whose highest allocated address is highest, by bytes
+    /// (heap fragmentation).
     Topmost { count: u32 },
 }
 
@@ -232,8 +244,7 @@ pub fn call_tree(
     allocations: &[u32],
     weighting: Weighting,
 ) -> CallTree {
-    let _ = (trace, resource, allocations, weighting);
-    todo!("core: call tree")
+    weightings::call_tree(trace, resource, allocations, weighting)
 }
 
 /// Everything `flamedrop memory` prints and the Memory view shows, for one
@@ -262,6 +273,5 @@ pub fn summarize(
     at: Moment,
     slices: usize,
 ) -> Result<MemorySummary, MemoryError> {
-    let _ = (trace, query, at, slices);
-    todo!("core: summary")
+    summary::summarize(trace, query, at, slices)
 }

@@ -248,6 +248,7 @@ impl Building<'_> {
             return Value::Fixed(self.words.never);
         };
         let allocation = builder.allocate(slot.resource, self.thread, time, size, call.id, stack);
+        builder.allocation_context(slot.resource, allocation, call.context);
         slot.live_total = slot.live_total.saturating_add(size);
         builder.counter_value(slot.counter, time, slot.live_total as f64);
         if freed_by == 0 {
