@@ -1,0 +1,195 @@
+//! The Memory view's canvases: the live chart (`memory-chart`, what "Export
+//! PNG" copies) and the two histograms. Each measures its box, asks
+//! `view_model::memory` for its picture and has `render::memory` paint it;
+//! a window resize repaints. A click on the live chart lists that moment.
+
+use super::Summary;
+use crate::render::memory::paint;
+use crate::view_model::memory::chart::{live_picture, ChartGeometry};
+use crate::view_model::memory::histograms::{lifetime_chart, size_chart};
+use crate::view_model::memory::shapes::Picture;
+use crate::view_model::memory::sources::LiveWhen;
+use crate::view_model::memory::{axis_span, MemoryState};
+use crate::view_model::{Loaded, SourceKey, ViewChange};
+use flamedrop_core::analysis::memory::{Moment, Weighting};
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// A counter bumped on each window resize, so canvases repaint at the new size.
+#[hook]
+fn use_resize() -> u32 {
+    let count = use_state(|| 0u32);
+    {
+        let count = count.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo::events::EventListener::new(&w, "resize", move |_| count.set(*count + 1))
+            });
+            move || drop(listener)
+        });
+    }
+    *count
+}
+
+/// The CSS size of `canvas`, once laid out.
+fn size_of(canvas: &HtmlCanvasElement) -> Option<(f64, f64)> {
+    let (w, h) = (
+        f64::from(canvas.client_width()),
+        f64::from(canvas.client_height()),
+    );
+    (w > 0.0 && h > 0.0).then_some((w, h))
+}
+
+fn dpr() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    pub loaded: Rc<Loaded>,
+    pub summary: Rc<Summary>,
+    pub memory: MemoryState,
+    pub range: Option<(i64, i64)>,
+    pub dark: bool,
+    pub on_change: Callback<ViewChange>,
+}
+
+/// The live bytes and blocks over time, the peak, the rates.
+#[function_component(LiveChart)]
+pub fn live(props: &ChartProps) -> Html {
+    let canvas = use_node_ref();
+    let geometry = use_mut_ref(|| None::<ChartGeometry>);
+    let resized = use_resize();
+    {
+        let (canvas, geometry, loaded, summary) = (
+            canvas.clone(),
+            geometry.clone(),
+            props.loaded.clone(),
+            props.summary.clone(),
+        );
+        let (range, dark, moment) = (props.range, props.dark, props.memory.moment);
+        use_effect_with((summary.clone(), range, dark, resized, moment), move |_| {
+            let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+                return;
+            };
+            let (Some((width, height)), Ok(s)) = (size_of(&c), summary.as_ref()) else {
+                return;
+            };
+            let picture = live_picture(&loaded, s, moment, range, width, height);
+            paint(&c, &picture, dark, dpr());
+            let (t0, t1) = axis_span(&loaded.trace, range);
+            *geometry.borrow_mut() = Some(ChartGeometry {
+                width,
+                height,
+                t0,
+                t1,
+            });
+        });
+    }
+    let onclick = {
+        let (geometry, summary, memory, on_change) = (
+            geometry.clone(),
+            props.summary.clone(),
+            props.memory.clone(),
+            props.on_change.clone(),
+        );
+        Callback::from(move |e: MouseEvent| {
+            let (Some(g), Ok(s)) = (*geometry.borrow(), summary.as_ref()) else {
+                return;
+            };
+            let Some(moment) = g.moment_at(f64::from(e.offset_x()), s.series.peak.time) else {
+                return;
+            };
+            let mut next = memory.clone();
+            next.moment = moment;
+            let when = match moment {
+                Moment::Peak => LiveWhen::Peak,
+                Moment::End => LiveWhen::End,
+                Moment::At(t) => LiveWhen::At(t),
+            };
+            on_change.emit(ViewChange::Source(SourceKey::Memory {
+                resource: next.resource,
+                when,
+                weighting: Weighting::Bytes,
+            }));
+            on_change.emit(ViewChange::Memory(next));
+        })
+    };
+    html! {
+        <canvas id="memory-chart" class="memory-chart" ref={canvas} {onclick}
+            aria-label="Live memory over time: click a time (or the peak marker) to list what was live then" />
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HistogramProps {
+    pub loaded: Rc<Loaded>,
+    pub summary: Rc<Summary>,
+    pub memory: MemoryState,
+    pub dark: bool,
+    pub on_change: Callback<ViewChange>,
+}
+
+/// Paints `picture(width, height)` on `canvas` when the deps change.
+fn paint_sized(canvas: &NodeRef, dark: bool, picture: impl FnOnce(f64, f64) -> Picture) {
+    if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+        if let Some((w, h)) = size_of(&c) {
+            paint(&c, &picture(w, h), dark, dpr());
+        }
+    }
+}
+
+/// The size histogram (by count or bytes) and the lifetime histogram.
+#[function_component(Histograms)]
+pub fn histograms(props: &HistogramProps) -> Html {
+    let (sizes, lifetimes) = (use_node_ref(), use_node_ref());
+    let resized = use_resize();
+    {
+        let (sizes, lifetimes, summary, loaded) = (
+            sizes.clone(),
+            lifetimes.clone(),
+            props.summary.clone(),
+            props.loaded.clone(),
+        );
+        let (dark, by_bytes) = (props.dark, props.memory.sizes_by_bytes);
+        use_effect_with((summary.clone(), dark, by_bytes, resized), move |_| {
+            let Ok(s) = summary.as_ref() else { return };
+            paint_sized(&sizes, dark, |w, h| {
+                size_chart(&s.sizes, by_bytes, &s.unit, w, h)
+            });
+            paint_sized(&lifetimes, dark, |w, h| {
+                lifetime_chart(&s.lifetimes, loaded.unit(), w, h)
+            });
+        });
+    }
+    let toggle = |by_bytes: bool, id: &'static str, label: &'static str| {
+        let pressed = props.memory.sizes_by_bytes == by_bytes;
+        let onclick = {
+            let (memory, on_change) = (props.memory.clone(), props.on_change.clone());
+            Callback::from(move |_: MouseEvent| {
+                let mut next = memory.clone();
+                next.sizes_by_bytes = by_bytes;
+                on_change.emit(ViewChange::Memory(next));
+            })
+        };
+        html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
+        aria-pressed={pressed.to_string()} {onclick}>{ label }</button> }
+    };
+    html! {
+        <div class="memory-histograms">
+            <div class="memory-histogram-head">
+                <strong>{ "Sizes" }</strong>
+                <span class="segmented" role="group" aria-label="Size histogram by">
+                    { toggle(false, "memory-sizes-count", "Count") }
+                    { toggle(true, "memory-sizes-bytes", "Bytes") }
+                </span>
+            </div>
+            <canvas id="memory-sizes" class="memory-histogram" ref={sizes}
+                aria-label="Block sizes in power-of-two buckets: freed and still live" />
+            <div class="memory-histogram-head"><strong>{ "Lifetimes" }</strong></div>
+            <canvas id="memory-lifetimes" class="memory-histogram" ref={lifetimes}
+                aria-label="Lifetimes of the freed blocks in power-of-two buckets" />
+        </div>
+    }
+}
