@@ -13,20 +13,35 @@ use crate::view_model::memory::{axis_span, MemoryState};
 use crate::view_model::{Loaded, SourceKey, ViewChange};
 use flamedrop_core::analysis::memory::{Moment, Weighting};
 use std::rc::Rc;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, HtmlCanvasElement, ResizeObserver};
 use yew::prelude::*;
 
-/// A counter bumped on each window resize, so canvases repaint at the new size.
+/// A counter bumped each time `node`'s box changes size (a
+/// `ResizeObserver`: the first layout, the sidebar, the window), so its
+/// canvas repaints at its size.
 #[hook]
-fn use_resize() -> u32 {
+fn use_resize(node: &NodeRef) -> u32 {
     let count = use_state(|| 0u32);
     {
-        let count = count.clone();
+        let (count, node) = (count.clone(), node.clone());
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                gloo::events::EventListener::new(&w, "resize", move |_| count.set(*count + 1))
+            let bumps = std::rc::Rc::new(std::cell::Cell::new(0u32));
+            let callback: Closure<dyn FnMut()> = Closure::new(move || {
+                bumps.set(bumps.get().wrapping_add(1));
+                count.set(bumps.get());
             });
-            move || drop(listener)
+            let observer = node.cast::<Element>().and_then(|el| {
+                let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some(observer)
+            });
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
+            }
         });
     }
     *count
@@ -60,7 +75,7 @@ pub struct ChartProps {
 pub fn live(props: &ChartProps) -> Html {
     let canvas = use_node_ref();
     let geometry = use_mut_ref(|| None::<ChartGeometry>);
-    let resized = use_resize();
+    let resized = use_resize(&canvas);
     {
         let (canvas, geometry, loaded, summary) = (
             canvas.clone(),
@@ -144,7 +159,7 @@ fn paint_sized(canvas: &NodeRef, dark: bool, picture: impl FnOnce(f64, f64) -> P
 #[function_component(Histograms)]
 pub fn histograms(props: &HistogramProps) -> Html {
     let (sizes, lifetimes) = (use_node_ref(), use_node_ref());
-    let resized = use_resize();
+    let resized = use_resize(&sizes);
     {
         let (sizes, lifetimes, summary, loaded) = (
             sizes.clone(),

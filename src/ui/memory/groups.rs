@@ -36,13 +36,12 @@ pub fn figures(loaded: &Loaded, s: &MemorySummary, range: Option<(i64, i64)>) ->
     let (peak, end) = (s.series.peak, s.series.end);
     let in_range: u64 = s.sizes.iter().map(|b| b.freed_count + b.live_count).sum();
     let in_range_bytes: u64 = s.sizes.iter().map(|b| b.freed_bytes + b.live_bytes).sum();
-    let life = match (s.lifetimes.mean, s.lifetimes.median) {
-        (Some(mean), Some(median)) => format!(
-            "mean {}, median {}",
+    let (mean, median) = match (s.lifetimes.mean, s.lifetimes.median) {
+        (Some(mean), Some(median)) => (
             text::duration(mean.round() as i64, unit),
-            text::duration(median, unit)
+            format!("median {}, ", text::duration(median, unit)),
         ),
-        _ => "none freed".to_owned(),
+        _ => ("none freed".to_owned(), String::new()),
     };
     let blocks = |n: u64| {
         format!(
@@ -61,7 +60,7 @@ pub fn figures(loaded: &Loaded, s: &MemorySummary, range: Option<(i64, i64)>) ->
             { figure("memory-allocated", if range.is_some() { "Allocated in range" } else { "Allocated" },
                 size_label(in_range_bytes as f64, &s.unit), format!("{}, {} freed", blocks(in_range), count_label(s.lifetimes.freed))) }
             { figure("memory-selected", "Filter keeps", count_label(s.selected), format!("of {} {}", count_label(s.total), s.resource)) }
-            { figure("memory-lifetime", "Lifetime", life, format!("{} still live", count_label(s.lifetimes.live))) }
+            { figure("memory-lifetime", "Mean lifetime", mean, format!("{median}{} still live", count_label(s.lifetimes.live))) }
         </div>
     }
 }

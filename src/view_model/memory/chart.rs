@@ -255,7 +255,10 @@ fn rates(input: &ChartInput, shapes: &mut Vec<Shape>) {
         .max(1) as f64;
     let half = middle - top;
     for s in input.rates {
-        let (x0, x1) = (g.x_of(s.start), g.x_of(s.end));
+        let (x0, x1) = (g.x_of(s.start), g.x_of(s.end).min(g.plot_right()));
+        if x0 >= g.plot_right() {
+            continue;
+        }
         let w = (x1 - x0 - 1.0).max(1.0);
         let up = s.allocations as f64 / most * half;
         let down = s.frees as f64 / most * half;
@@ -344,7 +347,7 @@ fn markers(input: &ChartInput, peak_y: f64, shapes: &mut Vec<Shape>) {
     let dx = if anchor == Anchor::End { -8.0 } else { 8.0 };
     shapes.push(Shape::Text {
         x: x + dx,
-        y: g.plot_top() - 8.0,
+        y: g.plot_top() + 14.0,
         text,
         ink: Ink::Peak,
         anchor,

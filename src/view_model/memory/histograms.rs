@@ -150,11 +150,7 @@ pub fn size_chart(
     let mut picture = bars(width, height, &list, &value);
     let x = legend(&mut picture.shapes, LEFT, Ink::Freed, "freed");
     let x = legend(&mut picture.shapes, x, Ink::Live, "still live");
-    let what = if by_bytes {
-        "bytes per size"
-    } else {
-        "blocks per size"
-    };
+    let what = if by_bytes { "(bytes)" } else { "(blocks)" };
     picture
         .shapes
         .push(Shape::text(x, 17.0, what, Ink::Muted, Anchor::Start));
