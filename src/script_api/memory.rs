@@ -7,9 +7,11 @@
 //!   {points, peak, end}`, `at`, `live_groups`, `sizes`, `lifetimes`,
 //!   `rates`) for the Memory view's resource, filter and listed moment
 //!   within the ruler's range — the numbers the view shows, whether or not
-//!   it is open; `null` without a trace or allocations.
+//!   it is open; `null` without a trace or allocations. Written through
+//!   JSON so numbers past 2^53 (SWAP's timestamps, an open size bound)
+//!   arrive as (rounded) numbers rather than failing.
 
-use super::{set, to_js, Published, Snapshot};
+use super::{set, Published, Snapshot};
 use flamedrop_core::analysis::memory::{MemoryFilter, MemorySummary, Moment};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -43,7 +45,7 @@ fn memory(snapshot: &Snapshot) -> JsValue {
     let state = snapshot.views.memory.for_trace(&loaded.trace);
     let range = snapshot.views.range;
     match state.summarize(&loaded.trace, range) {
-        Ok(summary) => to_js(&Answer {
+        Ok(summary) => as_json(&Answer {
             state: State {
                 resource: state.resource,
                 filter: &state.filter,
@@ -55,4 +57,12 @@ fn memory(snapshot: &Snapshot) -> JsValue {
         }),
         Err(_) => JsValue::NULL,
     }
+}
+
+/// `value` as a plain JS object, through JSON text.
+fn as_json<T: Serialize>(value: &T) -> JsValue {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| js_sys::JSON::parse(&text).ok())
+        .unwrap_or(JsValue::NULL)
 }
