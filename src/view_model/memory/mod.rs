@@ -12,6 +12,8 @@ pub mod histograms;
 pub mod inputs;
 pub mod shapes;
 pub mod sources;
+#[cfg(test)]
+mod tests_model;
 
 use flamedrop_core::analysis::memory::{
     self, MemoryError, MemoryFilter, MemoryQuery, MemorySummary, Moment,

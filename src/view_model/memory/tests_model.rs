@@ -1,0 +1,112 @@
+//! The Memory view's model over a hand-built trace whose numbers are worked
+//! out here: the summary the view shows, the flame-graph sources and the
+//! Export SVG of the chart.
+
+use super::sources::{tree, LiveWhen};
+use super::MemoryState;
+use crate::render::colors::Colouring;
+use crate::render::export::{svg, SvgInputs};
+use crate::view_model::{Loaded, SourceKey, View, ViewChange, ViewState};
+use flamedrop_core::analysis::memory::{Moment, Weighting};
+use flamedrop_core::layout::ThreadIndex;
+use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
+
+/// main → a allocates 100 at t=10 (freed at 40) and 50 at t=20 (never
+/// freed); main → b allocates 30 at t=30 (freed at 60). Live bytes: 100,
+/// 150, 180 (peak at 30, 3 blocks), 80, 50 at the end (t=100).
+fn loaded() -> Loaded {
+    let mut b = TraceBuilder::new(Format::SpRtrace, TimeUnit::Ns);
+    let p = b.process("1", "p");
+    let t = b.thread(p, "1", "p");
+    let (main, fa, fb) = (b.intern("main"), b.intern("a"), b.intern("b"));
+    let under_a = b.stack(&[main, fa]).unwrap_or(0);
+    let under_b = b.stack(&[main, fb]).unwrap_or(0);
+    let r = b.resource("memory", "bytes");
+    let x = b.allocate(r, t, 10, 100, 0x1000, under_a);
+    b.allocate(r, t, 20, 50, 0x2000, under_a);
+    let z = b.allocate(r, t, 30, 30, 0x3000, under_b);
+    b.free(r, x, 40);
+    b.free(r, z, 60);
+    b.begin(t, 0, main, 0);
+    b.end(t, 100);
+    let trace = b.finish();
+    let index = trace
+        .threads
+        .iter()
+        .map(|t| ThreadIndex::new(&t.spans))
+        .collect();
+    Loaded::new(trace, index, Vec::new(), "test".to_owned())
+}
+
+#[test]
+fn the_summary_has_the_worked_out_peak_and_end() {
+    let loaded = loaded();
+    let s = MemoryState::default()
+        .summarize(&loaded.trace, None)
+        .expect("a resource");
+    assert_eq!(
+        (
+            s.series.peak.time,
+            s.series.peak.bytes,
+            s.series.peak.blocks
+        ),
+        (30, 180, 3)
+    );
+    assert_eq!((s.series.end.bytes, s.series.end.blocks), (50, 1));
+    // The peak's blocks by backtrace: a holds 150 in 2, b 30 in 1.
+    let groups: Vec<(u64, u64)> = s.live_groups.iter().map(|g| (g.bytes, g.blocks)).collect();
+    assert_eq!(groups, vec![(150, 2), (30, 1)]);
+    // A range ending at 50 ends with 80 live (the 50 and the 30).
+    let ranged = MemoryState::default()
+        .summarize(&loaded.trace, Some((0, 50)))
+        .expect("ok");
+    assert_eq!((ranged.series.end.bytes, ranged.series.end.blocks), (80, 2));
+}
+
+#[test]
+fn the_sources_weigh_what_was_live() {
+    let loaded = loaded();
+    let total = |when, w| tree(&loaded.trace, 0, when, w, None).root().total;
+    assert_eq!(total(LiveWhen::End, Weighting::Bytes), 50);
+    assert_eq!(total(LiveWhen::Peak, Weighting::Bytes), 180);
+    assert_eq!(total(LiveWhen::Peak, Weighting::Count), 3);
+    assert_eq!(total(LiveWhen::At(45), Weighting::Bytes), 80);
+    assert_eq!(total(LiveWhen::InRange, Weighting::Count), 3);
+    // Through the page's trees, by key.
+    let key = SourceKey::Memory {
+        resource: 0,
+        when: LiveWhen::End,
+        weighting: Weighting::Bytes,
+    };
+    assert_eq!(loaded.top_down(key, None).root().total, 50);
+    assert_eq!(
+        SourceKey::parse("mem:0:at45:bytes").map(|k| k.or_available(&loaded.trace)),
+        Some(SourceKey::Memory {
+            resource: 0,
+            when: LiveWhen::At(45),
+            weighting: Weighting::Bytes
+        })
+    );
+}
+
+#[test]
+fn export_svg_draws_the_chart() {
+    let loaded = loaded();
+    let mut views = ViewState::default();
+    views.apply(ViewChange::View(View::Memory));
+    views.apply(ViewChange::Memory(MemoryState {
+        moment: Moment::At(45),
+        ..Default::default()
+    }));
+    let text = svg(&SvgInputs {
+        loaded: &loaded,
+        views: &views,
+        comparison: None,
+        chart: None,
+        colouring: Colouring::default(),
+        width: Some(600.0),
+    })
+    .expect("an SVG");
+    assert!(text.starts_with("<svg") && text.contains(r#"width="600""#));
+    assert!(text.contains("peak 180 B in 3 blocks"));
+}
