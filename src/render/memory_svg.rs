@@ -150,6 +150,11 @@ pub fn memory_chart_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::colors::Colouring;
+    use crate::render::export::{svg, SvgInputs};
+    use crate::view_model::memory::MemoryState;
+    use crate::view_model::{View, ViewChange};
+    use flamedrop_core::analysis::memory::Moment;
 
     #[test]
     fn shapes_become_svg_elements() {
@@ -176,5 +181,27 @@ mod tests {
         assert!(svg.contains(r#"stroke-dasharray="4 3""#));
         assert!(svg.contains(r#"text-anchor="end""#) && svg.contains("a &lt; b"));
         assert!(svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn export_svg_draws_the_chart() {
+        let loaded = crate::view_model::memory::tests_model::loaded();
+        let mut views = ViewState::default();
+        views.apply(ViewChange::View(View::Memory));
+        views.apply(ViewChange::Memory(MemoryState {
+            moment: Moment::At(45),
+            ..Default::default()
+        }));
+        let text = svg(&SvgInputs {
+            loaded: &loaded,
+            views: &views,
+            comparison: None,
+            chart: None,
+            colouring: Colouring::default(),
+            width: Some(600.0),
+        })
+        .expect("an SVG");
+        assert!(text.starts_with("<svg") && text.contains(r#"width="600""#));
+        assert!(text.contains("peak 180 B in 3 blocks"));
     }
 }

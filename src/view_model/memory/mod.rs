@@ -13,7 +13,7 @@ pub mod inputs;
 pub mod shapes;
 pub mod sources;
 #[cfg(test)]
-mod tests_model;
+pub(crate) mod tests_model;
 
 use flamedrop_core::analysis::memory::{
     self, MemoryError, MemoryFilter, MemoryQuery, MemorySummary, Moment,

@@ -1,20 +1,18 @@
 //! The Memory view's model over a hand-built trace whose numbers are worked
-//! out here: the summary the view shows, the flame-graph sources and the
-//! Export SVG of the chart.
+//! out here: the summary the view shows and the flame-graph sources (the
+//! Export SVG test in `render::memory_svg` uses the same trace).
 
 use super::sources::{tree, LiveWhen};
 use super::MemoryState;
-use crate::render::colors::Colouring;
-use crate::render::export::{svg, SvgInputs};
-use crate::view_model::{Loaded, SourceKey, View, ViewChange, ViewState};
-use flamedrop_core::analysis::memory::{Moment, Weighting};
+use crate::view_model::{Loaded, SourceKey};
+use flamedrop_core::analysis::memory::Weighting;
 use flamedrop_core::layout::ThreadIndex;
 use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
 
 /// main → a allocates 100 at t=10 (freed at 40) and 50 at t=20 (never
 /// freed); main → b allocates 30 at t=30 (freed at 60). Live bytes: 100,
 /// 150, 180 (peak at 30, 3 blocks), 80, 50 at the end (t=100).
-fn loaded() -> Loaded {
+pub(crate) fn loaded() -> Loaded {
     let mut b = TraceBuilder::new(Format::SpRtrace, TimeUnit::Ns);
     let p = b.process("1", "p");
     let t = b.thread(p, "1", "p");
@@ -87,26 +85,4 @@ fn the_sources_weigh_what_was_live() {
             weighting: Weighting::Bytes
         })
     );
-}
-
-#[test]
-fn export_svg_draws_the_chart() {
-    let loaded = loaded();
-    let mut views = ViewState::default();
-    views.apply(ViewChange::View(View::Memory));
-    views.apply(ViewChange::Memory(MemoryState {
-        moment: Moment::At(45),
-        ..Default::default()
-    }));
-    let text = svg(&SvgInputs {
-        loaded: &loaded,
-        views: &views,
-        comparison: None,
-        chart: None,
-        colouring: Colouring::default(),
-        width: Some(600.0),
-    })
-    .expect("an SVG");
-    assert!(text.starts_with("<svg") && text.contains(r#"width="600""#));
-    assert!(text.contains("peak 180 B in 3 blocks"));
 }
