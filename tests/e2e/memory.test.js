@@ -159,6 +159,9 @@ test('memory: a ruler range recomputes the numbers; a click lists that moment', 
     const listed = replay(at).end;
     const groups = await page.evaluate(() => ({ ...document.querySelector('#memory-groups').dataset }));
     assert.deepEqual([Number(groups.bytes), Number(groups.blocks)], [listed.bytes, listed.blocks], `live at call ${at} = the replay's`);
+    // The line over the chart reads the value under the pointer.
+    const readout = await page.textContent('#memory-readout');
+    assert.match(readout, new RegExp(`^at \\d+ events: .* live in ${listed.blocks} blocks`), readout);
   }, { viewport: { width: 1400, height: 1000 } }));
 
 test('memory: the size filter keeps what a replay of those sizes keeps', (t) =>

@@ -5,13 +5,15 @@
 
 use super::Summary;
 use crate::render::memory::paint;
-use crate::view_model::memory::chart::{live_picture, ChartGeometry};
+use crate::view_model::memory::chart::{live_at_time, live_picture, ChartGeometry};
 use crate::view_model::memory::histograms::{lifetime_chart, size_chart};
 use crate::view_model::memory::shapes::Picture;
+use crate::view_model::memory::shapes::{count_label, size_label};
 use crate::view_model::memory::sources::LiveWhen;
 use crate::view_model::memory::{axis_span, MemoryState};
+use crate::view_model::text;
 use crate::view_model::{Loaded, SourceKey, ViewChange};
-use flamedrop_core::analysis::memory::{Moment, Weighting};
+use flamedrop_core::analysis::memory::{LivePoint, Moment, Weighting};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlCanvasElement, ResizeObserver};
@@ -131,9 +133,40 @@ pub fn live(props: &ChartProps) -> Html {
             on_change.emit(ViewChange::Memory(next));
         })
     };
+    let hover = use_state(|| None::<LivePoint>);
+    let onmousemove = {
+        let (geometry, summary, hover) = (geometry.clone(), props.summary.clone(), hover.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (Some(g), Ok(s)) = (*geometry.borrow(), summary.as_ref()) else {
+                return;
+            };
+            let at = g.time_at(f64::from(e.offset_x()));
+            hover.set(at.map(|t| live_at_time(&s.series.points, t)));
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: MouseEvent| hover.set(None))
+    };
     html! {
-        <canvas id="memory-chart" class="memory-chart" ref={canvas} {onclick}
-            aria-label="Live memory over time: click a time (or the peak marker) to list what was live then" />
+        <div class="memory-chart-box">
+            <div class="memory-readout" id="memory-readout" aria-live="polite">{ readout(&props.loaded, &props.summary, *hover) }</div>
+            <canvas id="memory-chart" class="memory-chart" ref={canvas} {onclick} {onmousemove} {onmouseleave}
+                aria-label="Live memory over time: click a time (or the peak marker) to list what was live then" />
+        </div>
+    }
+}
+
+/// The line over the chart: what is live under the pointer, or how to use it.
+fn readout(loaded: &Loaded, summary: &Summary, hover: Option<LivePoint>) -> String {
+    match (hover, summary) {
+        (Some(p), Ok(s)) => format!(
+            "at {}: {} live in {} blocks — click to list them",
+            text::duration(p.time - loaded.origin, loaded.unit()),
+            size_label(p.bytes as f64, &s.unit),
+            count_label(p.blocks)
+        ),
+        _ => "Point at the chart to read it; click a time (or the peak's marker) to list what was live then.".to_owned(),
     }
 }
 

@@ -79,6 +79,20 @@ impl ChartGeometry {
     }
 }
 
+/// What the series says is live at time `t`: its last point at or before
+/// `t` (nothing before the first).
+pub fn live_at_time(points: &[LivePoint], t: i64) -> LivePoint {
+    let after = points.partition_point(|p| p.time <= t);
+    match after.checked_sub(1).and_then(|i| points.get(i)) {
+        Some(p) => LivePoint { time: t, ..*p },
+        None => LivePoint {
+            time: t,
+            bytes: 0,
+            blocks: 0,
+        },
+    }
+}
+
 /// What the chart draws.
 pub struct ChartInput<'a> {
     pub geometry: ChartGeometry,
@@ -345,6 +359,20 @@ fn markers(input: &ChartInput, peak_y: f64, shapes: &mut Vec<Shape>) {
         Anchor::Start
     };
     let dx = if anchor == Anchor::End { -8.0 } else { 8.0 };
+    // A backdrop so the lines under the label do not cross it (about 6.5 px a character).
+    let w = text.chars().count() as f64 * 6.5 + 6.0;
+    let left = if anchor == Anchor::End {
+        x + dx - w + 3.0
+    } else {
+        x + dx - 3.0
+    };
+    shapes.push(Shape::Rect {
+        x: left,
+        y: g.plot_top() + 3.0,
+        w,
+        h: 15.0,
+        ink: Ink::Plot,
+    });
     shapes.push(Shape::Text {
         x: x + dx,
         y: g.plot_top() + 14.0,
@@ -439,6 +467,54 @@ mod tests {
         assert_eq!(g.time_at(5.0), None);
         assert_eq!(g.moment_at(121.0, 150), Some(Moment::Peak));
         assert_eq!(g.moment_at(90.0, 150), Some(Moment::At(120)));
+    }
+
+    #[test]
+    fn the_value_at_a_time_is_the_last_step_before_it() {
+        let points = [
+            LivePoint {
+                time: 10,
+                bytes: 5,
+                blocks: 1,
+            },
+            LivePoint {
+                time: 20,
+                bytes: 9,
+                blocks: 2,
+            },
+        ];
+        assert_eq!(
+            live_at_time(&points, 5),
+            LivePoint {
+                time: 5,
+                bytes: 0,
+                blocks: 0
+            }
+        );
+        assert_eq!(
+            live_at_time(&points, 10),
+            LivePoint {
+                time: 10,
+                bytes: 5,
+                blocks: 1
+            }
+        );
+        assert_eq!(
+            live_at_time(&points, 19),
+            LivePoint {
+                time: 19,
+                bytes: 5,
+                blocks: 1
+            }
+        );
+        assert_eq!(
+            live_at_time(&points, 99),
+            LivePoint {
+                time: 99,
+                bytes: 9,
+                blocks: 2
+            }
+        );
     }
 
     #[test]
