@@ -14,6 +14,7 @@ use crate::view_model::memory::{axis_span, MemoryState};
 use crate::view_model::text;
 use crate::view_model::{Loaded, SourceKey, ViewChange};
 use flamedrop_core::analysis::memory::{LivePoint, Moment, Weighting};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlCanvasElement, ResizeObserver};
@@ -104,35 +105,7 @@ pub fn live(props: &ChartProps) -> Html {
             });
         });
     }
-    let onclick = {
-        let (geometry, summary, memory, on_change) = (
-            geometry.clone(),
-            props.summary.clone(),
-            props.memory.clone(),
-            props.on_change.clone(),
-        );
-        Callback::from(move |e: MouseEvent| {
-            let (Some(g), Ok(s)) = (*geometry.borrow(), summary.as_ref()) else {
-                return;
-            };
-            let Some(moment) = g.moment_at(f64::from(e.offset_x()), s.series.peak.time) else {
-                return;
-            };
-            let mut next = memory.clone();
-            next.moment = moment;
-            let when = match moment {
-                Moment::Peak => LiveWhen::Peak,
-                Moment::End => LiveWhen::End,
-                Moment::At(t) => LiveWhen::At(t),
-            };
-            on_change.emit(ViewChange::Source(SourceKey::Memory {
-                resource: next.resource,
-                when,
-                weighting: Weighting::Bytes,
-            }));
-            on_change.emit(ViewChange::Memory(next));
-        })
-    };
+    let onclick = on_chart_click(geometry.clone(), props);
     let hover = use_state(|| None::<LivePoint>);
     let onmousemove = {
         let (geometry, summary, hover) = (geometry.clone(), props.summary.clone(), hover.clone());
@@ -155,6 +128,41 @@ pub fn live(props: &ChartProps) -> Html {
                 aria-label="Live memory over time: click a time (or the peak marker) to list what was live then" />
         </div>
     }
+}
+
+/// A click lists that moment (the peak near its marker) and makes its live
+/// blocks the flame graph's source.
+fn on_chart_click(
+    geometry: Rc<RefCell<Option<ChartGeometry>>>,
+    props: &ChartProps,
+) -> Callback<MouseEvent> {
+    let (geometry, summary, memory, on_change) = (
+        geometry,
+        props.summary.clone(),
+        props.memory.clone(),
+        props.on_change.clone(),
+    );
+    Callback::from(move |e: MouseEvent| {
+        let (Some(g), Ok(s)) = (*geometry.borrow(), summary.as_ref()) else {
+            return;
+        };
+        let Some(moment) = g.moment_at(f64::from(e.offset_x()), s.series.peak.time) else {
+            return;
+        };
+        let mut next = memory.clone();
+        next.moment = moment;
+        let when = match moment {
+            Moment::Peak => LiveWhen::Peak,
+            Moment::End => LiveWhen::End,
+            Moment::At(t) => LiveWhen::At(t),
+        };
+        on_change.emit(ViewChange::Source(SourceKey::Memory {
+            resource: next.resource,
+            when,
+            weighting: Weighting::Bytes,
+        }));
+        on_change.emit(ViewChange::Memory(next));
+    })
 }
 
 /// The line over the chart: what is live under the pointer, or how to use it.
