@@ -1,7 +1,8 @@
 //! The Memory view's filter inputs as text, read into the core's
 //! [`MemoryFilter`] the way `sp-rtrace-timeline` takes its options:
 //! `--filter-size=a-b` (also `a-`, `-b`, `a`; `k` / `m` suffixes are
-//! 1024 and 1024²), `--filter-index=a-b`, `--filter-time=a-b` (here
+//! 1024 and 1024² for sizes, 1000 and 1000² for indices, as `flamedrop
+//! memory` reads them), `--filter-index=a-b`, `--filter-time=a-b` (here
 //! measured from the trace's start, in its unit), a context mask (`0x3` or
 //! `3`) and the name of a function the backtrace passes through.
 
@@ -17,20 +18,20 @@ pub enum Field {
     Through,
 }
 
-/// Reads a number with an optional `k` / `m` suffix.
-fn number(text: &str) -> Option<u64> {
+/// Reads a number with an optional `k` / `m` suffix (`kilo` of them).
+fn number(text: &str, kilo: u64) -> Option<u64> {
     let t = text.trim();
     let (digits, scale) = match t.chars().last()? {
-        'k' | 'K' => (&t[..t.len() - 1], 1024),
-        'm' | 'M' => (&t[..t.len() - 1], 1024 * 1024),
+        'k' | 'K' => (&t[..t.len() - 1], kilo),
+        'm' | 'M' => (&t[..t.len() - 1], kilo * kilo),
         _ => (t, 1),
     };
     digits.trim().parse::<u64>().ok()?.checked_mul(scale)
 }
 
-/// Reads `a-b`, `a-`, `-b` or `a` into inclusive bounds; `None` for an
-/// empty text, `Err` for one that does not read.
-pub fn bounds(text: &str) -> Result<Option<(u64, u64)>, String> {
+/// Reads `a-b`, `a-`, `-b` or `a` into inclusive bounds (`k` = `kilo`);
+/// `None` for an empty text, `Err` for one that does not read.
+pub fn bounds(text: &str, kilo: u64) -> Result<Option<(u64, u64)>, String> {
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
@@ -41,16 +42,16 @@ pub fn bounds(text: &str) -> Result<Option<(u64, u64)>, String> {
             if a.trim().is_empty() {
                 0
             } else {
-                number(a).ok_or_else(bad)?
+                number(a, kilo).ok_or_else(bad)?
             },
             if b.trim().is_empty() {
                 u64::MAX
             } else {
-                number(b).ok_or_else(bad)?
+                number(b, kilo).ok_or_else(bad)?
             },
         ),
         None => {
-            let n = number(t).ok_or_else(bad)?;
+            let n = number(t, kilo).ok_or_else(bad)?;
             (n, n)
         }
     };
@@ -83,10 +84,10 @@ pub fn apply(
 ) -> Result<MemoryFilter, String> {
     let mut out = filter.clone();
     match field {
-        Field::Size => out.size = bounds(text)?,
-        Field::Index => out.index = bounds(text)?,
+        Field::Size => out.size = bounds(text, 1024)?,
+        Field::Index => out.index = bounds(text, 1000)?,
         Field::Time => {
-            out.time = bounds(text)?.map(|(a, b)| {
+            out.time = bounds(text, 1000)?.map(|(a, b)| {
                 let at = |v: u64| origin.saturating_add(i64::try_from(v).unwrap_or(i64::MAX));
                 (at(a), at(b))
             })
@@ -126,13 +127,14 @@ mod tests {
 
     #[test]
     fn ranges_read_like_the_timeline_options() {
-        assert_eq!(bounds("16-1k"), Ok(Some((16, 1024))));
-        assert_eq!(bounds(" 100- "), Ok(Some((100, u64::MAX))));
-        assert_eq!(bounds("-2M"), Ok(Some((0, 2 * 1024 * 1024))));
-        assert_eq!(bounds("42"), Ok(Some((42, 42))));
-        assert_eq!(bounds(""), Ok(None));
-        assert!(bounds("9-3").is_err());
-        assert!(bounds("x").is_err());
+        assert_eq!(bounds("16-1k", 1024), Ok(Some((16, 1024))));
+        assert_eq!(bounds("2k-", 1000), Ok(Some((2000, u64::MAX))));
+        assert_eq!(bounds(" 100- ", 1024), Ok(Some((100, u64::MAX))));
+        assert_eq!(bounds("-2M", 1024), Ok(Some((0, 2 * 1024 * 1024))));
+        assert_eq!(bounds("42", 1024), Ok(Some((42, 42))));
+        assert_eq!(bounds("", 1024), Ok(None));
+        assert!(bounds("9-3", 1024).is_err());
+        assert!(bounds("x", 1024).is_err());
     }
 
     #[test]
