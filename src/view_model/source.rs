@@ -2,8 +2,10 @@
 //! the URL and in `data-source` attributes: `spans` (every thread merged),
 //! `thread:<i>`, `samples:<set>:<weight>`, `alloc:<resource>:<bytes|count>`
 //! and `leaks:<resource>:<bytes|count>`; the Memory view's
-//! `mem:<resource>:<peak|end|range|at<time>>:<bytes|count|topmost>`.
+//! `mem:<resource>:<peak|end|range|at<time>>:<bytes|count|topmost>` (then
+//! the view's filter, if any: `:size=a,b`, … see `memory::filter_key`).
 
+use super::memory::filter_key::FilterKey;
 use super::memory::sources::{parse_weighting, weighting_name, LiveWhen};
 use flamedrop_core::analysis::memory::Weighting;
 use flamedrop_core::analysis::{AllocationWeight, Source};
@@ -34,6 +36,8 @@ pub enum SourceKey {
         resource: u32,
         when: LiveWhen,
         weighting: Weighting,
+        /// The Memory view's filter when the source was chosen there.
+        filter: FilterKey,
     },
 }
 
@@ -59,10 +63,12 @@ impl SourceKey {
                 resource,
                 when,
                 weighting,
+                filter,
             } => format!(
-                "mem:{resource}:{}:{}",
+                "mem:{resource}:{}:{}{}",
                 when.name(),
-                weighting_name(weighting)
+                weighting_name(weighting),
+                filter.name()
             ),
         }
     }
@@ -100,6 +106,7 @@ impl SourceKey {
                 resource: number()?,
                 when: LiveWhen::parse(parts.next()?)?,
                 weighting: parse_weighting(parts.next()?)?,
+                filter: FilterKey::parse(parts.by_ref())?,
             },
             _ => return None,
         };
@@ -138,6 +145,7 @@ impl SourceKey {
                 resource,
                 when,
                 weighting,
+                ..
             } => Source::Allocations {
                 resource,
                 weight: if weighting == Weighting::Count {
@@ -151,13 +159,14 @@ impl SourceKey {
     }
 
     /// The Memory view's parts of this key, if it is one of its sources.
-    pub fn memory(self) -> Option<(u32, LiveWhen, Weighting)> {
+    pub fn memory(self) -> Option<(u32, LiveWhen, Weighting, FilterKey)> {
         match self {
             SourceKey::Memory {
                 resource,
                 when,
                 weighting,
-            } => Some((resource, when, weighting)),
+                filter,
+            } => Some((resource, when, weighting, filter)),
             _ => None,
         }
     }
@@ -177,9 +186,10 @@ impl SourceKey {
         if offered.contains(&self) && (has_spans || !self.is_time()) {
             return self;
         }
-        // A clicked moment is never in the picker's list.
-        if let Some((resource, LiveWhen::At(_), _)) = self.memory() {
-            if (resource as usize) < trace.allocations.len() {
+        // A clicked moment or a filtered source is never in the picker's list.
+        if let Some((resource, when, _, filter)) = self.memory() {
+            let listed = !matches!(when, LiveWhen::At(_)) && filter.is_empty();
+            if !listed && (resource as usize) < trace.allocations.len() {
                 return self;
             }
         }
@@ -313,6 +323,7 @@ fn memory_sources(
                 resource: r,
                 when,
                 weighting,
+                filter: FilterKey::default(),
             };
             out.push((key, label));
         }
@@ -361,6 +372,11 @@ mod tests {
                 when: LiveWhen::At(42),
                 weighting: Weighting::Topmost {
                     count: super::super::memory::sources::TOPMOST,
+                },
+                filter: FilterKey {
+                    size: Some((8, 64)),
+                    through: Some(2),
+                    ..Default::default()
                 },
             },
         ] {

@@ -5,7 +5,7 @@
 // the timeline's ruler recomputes the numbers (the end of the range equals the replay up to the
 // range's last call); a click on the chart lists that moment; "live at end" is a flame-graph
 // source whose total is the leak total; the size filter keeps what a replay keeping those sizes
-// keeps; on c-files-multi each resource of the picker ends at the leaks postproc -l lists for it; the
+// keeps (its flame graph too); on c-files-multi each resource of the picker ends at the leaks postproc -l lists for it; the
 // SWAP demo's memory probes end with its 4 leaks. Screenshots: memory.png, memory-range.png,
 // memory-swap.png.
 'use strict';
@@ -177,6 +177,15 @@ test('memory: the size filter keeps what a replay of those sizes keeps', (t) =>
     assert.deepEqual(shown.peak, [want.peak.bytes, want.peak.blocks], 'the filtered peak = the replay’s');
     assert.deepEqual(shown.end, [want.end.bytes, want.end.blocks], 'the filtered end = the replay’s');
     assert.ok(api.summary.selected < api.summary.total, 'the filter left some out');
+    // The flame graph of the listed blocks (the peak) weighs what the filter keeps.
+    await page.click('#memory-flamegraph');
+    await page.waitForSelector('canvas#flamegraph');
+    const { source } = await page.evaluate(() => window.flamedrop.state());
+    assert.match(source, /^mem:0:peak:bytes:size=33,\d+$/);
+    const rows = await page.evaluate(() => window.flamedrop.calltree());
+    assert.equal(rows.filter((r) => r.depth === 1).reduce((n, r) => n + r.total, 0), want.peak.bytes);
+    await page.keyboard.press('7');
+    await page.waitForSelector('#memory-size');
     // A text that does not read is refused and leaves the filter as it was.
     await page.fill('#memory-size', '9-3');
     await page.press('#memory-size', 'Enter');

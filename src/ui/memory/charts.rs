@@ -9,11 +9,10 @@ use crate::view_model::memory::chart::{live_at_time, live_picture, ChartGeometry
 use crate::view_model::memory::histograms::{lifetime_chart, size_chart};
 use crate::view_model::memory::shapes::Picture;
 use crate::view_model::memory::shapes::{count_label, size_label};
-use crate::view_model::memory::sources::LiveWhen;
 use crate::view_model::memory::{axis_span, MemoryState};
 use crate::view_model::text;
-use crate::view_model::{Loaded, SourceKey, ViewChange};
-use flamedrop_core::analysis::memory::{LivePoint, Moment, Weighting};
+use crate::view_model::{Loaded, ViewChange};
+use flamedrop_core::analysis::memory::LivePoint;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -136,11 +135,12 @@ fn on_chart_click(
     geometry: Rc<RefCell<Option<ChartGeometry>>>,
     props: &ChartProps,
 ) -> Callback<MouseEvent> {
-    let (geometry, summary, memory, on_change) = (
+    let (geometry, summary, memory, on_change, loaded) = (
         geometry,
         props.summary.clone(),
         props.memory.clone(),
         props.on_change.clone(),
+        props.loaded.clone(),
     );
     Callback::from(move |e: MouseEvent| {
         let (Some(g), Ok(s)) = (*geometry.borrow(), summary.as_ref()) else {
@@ -151,16 +151,8 @@ fn on_chart_click(
         };
         let mut next = memory.clone();
         next.moment = moment;
-        let when = match moment {
-            Moment::Peak => LiveWhen::Peak,
-            Moment::End => LiveWhen::End,
-            Moment::At(t) => LiveWhen::At(t),
-        };
-        on_change.emit(ViewChange::Source(SourceKey::Memory {
-            resource: next.resource,
-            when,
-            weighting: Weighting::Bytes,
-        }));
+        let source = super::groups::moment_source(&loaded.trace, &next);
+        on_change.emit(ViewChange::Source(source));
         on_change.emit(ViewChange::Memory(next));
     })
 }

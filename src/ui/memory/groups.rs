@@ -4,12 +4,14 @@
 //! leaks (bytes, blocks, the innermost frames), with the buttons that list
 //! the peak or the end and open their flame graph.
 
+use crate::view_model::memory::filter_key::FilterKey;
 use crate::view_model::memory::shapes::{count_label, size_label};
 use crate::view_model::memory::sources::LiveWhen;
 use crate::view_model::memory::MemoryState;
 use crate::view_model::text;
 use crate::view_model::{Loaded, SourceKey, View, ViewChange};
 use flamedrop_core::analysis::memory::{MemorySummary, Moment, Weighting};
+use flamedrop_core::model::Trace;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -65,8 +67,8 @@ pub fn figures(loaded: &Loaded, s: &MemorySummary, range: Option<(i64, i64)>) ->
     }
 }
 
-/// The source key of the listed moment's blocks.
-fn moment_source(memory: &MemoryState) -> SourceKey {
+/// The source key of the listed moment's blocks, with the view's filter.
+pub(super) fn moment_source(trace: &Trace, memory: &MemoryState) -> SourceKey {
     SourceKey::Memory {
         resource: memory.resource,
         when: match memory.moment {
@@ -75,11 +77,13 @@ fn moment_source(memory: &MemoryState) -> SourceKey {
             Moment::At(t) => LiveWhen::At(t),
         },
         weighting: Weighting::Bytes,
+        filter: FilterKey::of(trace, &memory.filter),
     }
 }
 
 /// A button that lists `moment`.
 fn moment_button(
+    trace: &Trace,
     memory: &MemoryState,
     on_change: &Callback<ViewChange>,
     moment: Moment,
@@ -87,13 +91,14 @@ fn moment_button(
     label: &'static str,
 ) -> Html {
     let pressed = memory.moment == moment;
+    let mut next = memory.clone();
+    next.moment = moment;
+    let source = moment_source(trace, &next);
     let onclick = {
-        let (on_change, memory) = (on_change.clone(), memory.clone());
+        let on_change = on_change.clone();
         Callback::from(move |_: MouseEvent| {
-            let mut next = memory.clone();
-            next.moment = moment;
-            on_change.emit(ViewChange::Source(moment_source(&next)));
-            on_change.emit(ViewChange::Memory(next));
+            on_change.emit(ViewChange::Source(source));
+            on_change.emit(ViewChange::Memory(next.clone()));
         })
     };
     html! { <button type="button" {id} class={classes!("seg", pressed.then_some("selected"))}
@@ -116,9 +121,9 @@ pub fn table(
     let bytes: u64 = s.live_groups.iter().map(|g| g.bytes).sum();
     let blocks: u64 = s.live_groups.iter().map(|g| g.blocks).sum();
     let flame = {
-        let (on_change, memory) = (on_change.clone(), memory.clone());
+        let (on_change, source) = (on_change.clone(), moment_source(trace, memory));
         Callback::from(move |_: MouseEvent| {
-            on_change.emit(ViewChange::Source(moment_source(&memory)));
+            on_change.emit(ViewChange::Source(source));
             on_change.emit(ViewChange::View(View::FlameGraph));
         })
     };
@@ -147,8 +152,8 @@ pub fn table(
                 <strong>{ format!("Live {when} ({})", text::duration(s.at - loaded.origin, loaded.unit())) }</strong>
                 <span class="muted">{ format!("{} in {} blocks, {} backtraces", size_label(bytes as f64, &s.unit), count_label(blocks), s.live_groups.len()) }</span>
                 <span class="segmented" role="group" aria-label="Moment">
-                    { moment_button(memory, on_change, Moment::Peak, "memory-at-peak", "Peak") }
-                    { moment_button(memory, on_change, Moment::End, "memory-at-end", "End") }
+                    { moment_button(trace, memory, on_change, Moment::Peak, "memory-at-peak", "Peak") }
+                    { moment_button(trace, memory, on_change, Moment::End, "memory-at-end", "End") }
                 </span>
                 <button type="button" id="memory-flamegraph" class="button" onclick={flame}>{ "Flame graph" }</button>
             </div>

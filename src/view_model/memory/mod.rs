@@ -4,10 +4,12 @@
 //! range — and the pictures it draws as display lists ([`shapes`]): the live
 //! bytes and blocks over time with the rates under them ([`chart`]) and the
 //! size and lifetime histograms ([`histograms`]); and the flame-graph
-//! sources of live and allocated blocks ([`sources`]). The canvas painter and the
+//! sources of live and allocated blocks ([`sources`], with the view's filter
+//! as [`filter_key`]). The canvas painter and the
 //! SVG writer (`render::memory`, `render::memory_svg`) only draw these.
 
 pub mod chart;
+pub mod filter_key;
 pub mod histograms;
 pub mod inputs;
 pub mod shapes;

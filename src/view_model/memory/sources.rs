@@ -5,7 +5,7 @@
 //! [`tree`].
 
 use flamedrop_core::analysis::calltree::CallTree;
-use flamedrop_core::analysis::memory::{self, MemoryQuery, Moment, Weighting};
+use flamedrop_core::analysis::memory::{self, MemoryFilter, MemoryQuery, Moment, Weighting};
 use flamedrop_core::model::Trace;
 
 /// How many backtraces the topmost weighting keeps (`rtrace-calltree
@@ -76,20 +76,19 @@ pub fn parse_weighting(s: &str) -> Option<Weighting> {
     })
 }
 
-/// The call tree of `resource`'s blocks `when`, weighed by `weighting`,
-/// within the ruler's `range` (every allocation of the resource; the
-/// view's filter applies to its own numbers, not to these sources).
+/// The call tree of `resource`'s blocks that pass `filter`, `when`,
+/// weighed by `weighting`, within the ruler's `range`.
 pub fn tree(
     trace: &Trace,
-    resource: u32,
+    (resource, filter): (u32, MemoryFilter),
     when: LiveWhen,
     weighting: Weighting,
     range: Option<(i64, i64)>,
 ) -> CallTree {
     let query = MemoryQuery {
         resource,
+        filter,
         range,
-        ..Default::default()
     };
     let Ok(selected) = memory::select(trace, &query) else {
         return CallTree::new();
@@ -129,7 +128,13 @@ mod tests {
 
     #[test]
     fn a_missing_resource_has_an_empty_tree() {
-        let t = tree(&Trace::default(), 3, LiveWhen::End, Weighting::Bytes, None);
+        let t = tree(
+            &Trace::default(),
+            (3, MemoryFilter::default()),
+            LiveWhen::End,
+            Weighting::Bytes,
+            None,
+        );
         assert!(t.root().children.is_empty());
     }
 }

@@ -2,10 +2,11 @@
 //! out here: the summary the view shows and the flame-graph sources (the
 //! Export SVG test in `render::memory_svg` uses the same trace).
 
+use super::filter_key::FilterKey;
 use super::sources::{tree, LiveWhen};
 use super::MemoryState;
 use crate::view_model::{Loaded, SourceKey};
-use flamedrop_core::analysis::memory::Weighting;
+use flamedrop_core::analysis::memory::{MemoryFilter, Weighting};
 use flamedrop_core::layout::ThreadIndex;
 use flamedrop_core::model::{Format, TimeUnit, TraceBuilder};
 
@@ -64,7 +65,8 @@ fn the_summary_has_the_worked_out_peak_and_end() {
 #[test]
 fn the_sources_weigh_what_was_live() {
     let loaded = loaded();
-    let total = |when, w| tree(&loaded.trace, 0, when, w, None).root().total;
+    let all = || (0, MemoryFilter::default());
+    let total = |when, w| tree(&loaded.trace, all(), when, w, None).root().total;
     assert_eq!(total(LiveWhen::End, Weighting::Bytes), 50);
     assert_eq!(total(LiveWhen::Peak, Weighting::Bytes), 180);
     assert_eq!(total(LiveWhen::Peak, Weighting::Count), 3);
@@ -75,14 +77,48 @@ fn the_sources_weigh_what_was_live() {
         resource: 0,
         when: LiveWhen::End,
         weighting: Weighting::Bytes,
+        filter: FilterKey::default(),
     };
     assert_eq!(loaded.top_down(key, None).root().total, 50);
+    let at = SourceKey::Memory {
+        resource: 0,
+        when: LiveWhen::At(45),
+        weighting: Weighting::Bytes,
+        filter: FilterKey::default(),
+    };
     assert_eq!(
         SourceKey::parse("mem:0:at45:bytes").map(|k| k.or_available(&loaded.trace)),
-        Some(SourceKey::Memory {
-            resource: 0,
-            when: LiveWhen::At(45),
-            weighting: Weighting::Bytes
-        })
+        Some(at)
     );
+}
+
+#[test]
+fn a_filtered_source_weighs_what_the_filter_keeps() {
+    let loaded = loaded();
+    // Sizes from 40 keep the 100 and the 50: their peak is 150 at t=20.
+    let filter = MemoryFilter {
+        size: Some((40, u64::MAX)),
+        ..Default::default()
+    };
+    let key = SourceKey::Memory {
+        resource: 0,
+        when: LiveWhen::Peak,
+        weighting: Weighting::Bytes,
+        filter: FilterKey::of(&loaded.trace, &filter),
+    };
+    assert_eq!(loaded.top_down(key, None).root().total, 150);
+    let round_trip = SourceKey::parse(&key.name()).map(|k| k.or_available(&loaded.trace));
+    assert_eq!(round_trip, Some(key));
+    // Through `a` only: the same two blocks.
+    let through = MemoryFilter {
+        through: Some("a".to_owned()),
+        ..Default::default()
+    };
+    let key = SourceKey::Memory {
+        resource: 0,
+        when: LiveWhen::Peak,
+        weighting: Weighting::Count,
+        filter: FilterKey::of(&loaded.trace, &through),
+    };
+    assert_eq!(loaded.top_down(key, None).root().total, 2);
 }
