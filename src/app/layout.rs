@@ -177,8 +177,10 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
     match views.view {
         View::Timeline => html! {},
         View::Listing => listing(page, loaded, link),
-        // CONTRACT (session 9 base): the Memory view's component goes here.
-        View::Memory => not_yet(View::Memory),
+        View::Memory => html! {
+            <crate::ui::memory::MemoryView loaded={loaded.clone()} state={views.clone()}
+                colouring={page.colouring} on_change={link.callback(Msg::Views)} />
+        },
         // CONTRACT (session 9 base): the activity views' components go here.
         View::Files | View::Network | View::Threads => not_yet(views.view),
         View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {

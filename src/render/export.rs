@@ -33,8 +33,17 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
         View::Timeline => return timeline_svg(inputs),
         View::CallTree => return Err("the call tree is a table: no SVG".to_owned()),
         View::Listing => return Err("the listing is text: use its Save button".to_owned()),
+        View::Memory => {
+            let width = canvas_width(inputs);
+            return super::memory_svg::memory_chart_svg(
+                loaded,
+                state,
+                width,
+                inputs.colouring.dark,
+            );
+        }
         // CONTRACT (session 9 base): their SVGs come with the views.
-        View::Memory | View::Files | View::Network | View::Threads => {
+        View::Files | View::Network | View::Threads => {
             return Err("no SVG for this view yet".to_owned())
         }
         View::Diff => return diff_svg(inputs),

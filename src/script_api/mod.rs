@@ -25,7 +25,8 @@
 //! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
 //!   (`report()` and every view read the trace as narrowed); `listing`,
-//!   `listingLength`, `listingStatus`: see [`listing`].
+//!   `listingLength`, `listingStatus`: see [`listing`]; `memory`: see
+//!   [`memory`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
@@ -33,6 +34,7 @@
 
 pub mod diff;
 pub mod listing;
+pub mod memory;
 pub mod narrow;
 pub mod views;
 
@@ -142,6 +144,7 @@ pub fn install(published: &Published) {
     diff::install_into(&api, published);
     narrow::install_into(&api, published);
     listing::install_into(&api, published);
+    memory::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

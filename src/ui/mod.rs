@@ -2,7 +2,7 @@
 //! (`view_model`, `timeline`) and the painters (`render`): the header's
 //! view controls ([`header`]) and compare panel ([`compare`]), a node's
 //! right-click menu ([`context_menu`]), the
-//! aggregated views ([`aggregate`]), the Listing view ([`listing`]), the empty page and drop target
+//! aggregated views ([`aggregate`]), the Listing view ([`listing`]), the Memory view ([`memory`]), the empty page and drop target
 //! ([`welcome`]), the load progress ([`progress`]), the flame chart
 //! ([`flamechart`]) with its [`tooltip`], the narrowing bar ([`narrow`]:
 //! filter box, breadcrumb, notes), and the side panel ([`sidebar`])
@@ -17,6 +17,7 @@ pub mod flamechart;
 pub mod header;
 pub mod help;
 pub mod listing;
+pub mod memory;
 pub mod narrow;
 pub mod progress;
 pub mod sidebar;

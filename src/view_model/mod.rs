@@ -16,6 +16,7 @@ pub mod filter_line;
 pub mod highlight;
 pub mod listing;
 pub mod loaded;
+pub mod memory;
 pub mod narrowing;
 pub mod node_menu;
 pub mod read_events;

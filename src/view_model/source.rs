@@ -1,8 +1,13 @@
 //! Which data an aggregated view is built from, as a short key that fits in
 //! the URL and in `data-source` attributes: `spans` (every thread merged),
 //! `thread:<i>`, `samples:<set>:<weight>`, `alloc:<resource>:<bytes|count>`
-//! and `leaks:<resource>:<bytes|count>`.
+//! and `leaks:<resource>:<bytes|count>`; the Memory view's
+//! `mem:<resource>:<peak|end|range|at<time>>:<bytes|count|topmost>` (then
+//! the view's filter, if any: `:size=a,b`, … see `memory::filter_key`).
 
+use super::memory::filter_key::FilterKey;
+use super::memory::sources::{parse_weighting, weighting_name, LiveWhen};
+use flamedrop_core::analysis::memory::Weighting;
 use flamedrop_core::analysis::{AllocationWeight, Source};
 use flamedrop_core::Trace;
 
@@ -25,6 +30,15 @@ pub enum SourceKey {
         bytes: bool,
         only_live: bool,
     },
+    /// One allocation resource's blocks live at a moment or allocated in
+    /// the range, weighed as `rtrace-calltree` does (the Memory view's).
+    Memory {
+        resource: u32,
+        when: LiveWhen,
+        weighting: Weighting,
+        /// The Memory view's filter when the source was chosen there.
+        filter: FilterKey,
+    },
 }
 
 impl SourceKey {
@@ -44,6 +58,17 @@ impl SourceKey {
                 "{}:{resource}:{}",
                 if only_live { "leaks" } else { "alloc" },
                 by(bytes)
+            ),
+            SourceKey::Memory {
+                resource,
+                when,
+                weighting,
+                filter,
+            } => format!(
+                "mem:{resource}:{}:{}{}",
+                when.name(),
+                weighting_name(weighting),
+                filter.name()
             ),
         }
     }
@@ -77,6 +102,12 @@ impl SourceKey {
                     only_live: kind == "leaks",
                 }
             }
+            "mem" => SourceKey::Memory {
+                resource: number()?,
+                when: LiveWhen::parse(parts.next()?)?,
+                weighting: parse_weighting(parts.next()?)?,
+                filter: FilterKey::parse(parts.by_ref())?,
+            },
             _ => return None,
         };
         Some(key)
@@ -107,6 +138,36 @@ impl SourceKey {
                 },
                 only_live,
             },
+            // What the core's generic builder comes closest to (a diff
+            // of two traces reads this); the trees come from
+            // `memory::sources::tree`.
+            SourceKey::Memory {
+                resource,
+                when,
+                weighting,
+                ..
+            } => Source::Allocations {
+                resource,
+                weight: if weighting == Weighting::Count {
+                    AllocationWeight::Count
+                } else {
+                    AllocationWeight::Bytes
+                },
+                only_live: when == LiveWhen::End,
+            },
+        }
+    }
+
+    /// The Memory view's parts of this key, if it is one of its sources.
+    pub fn memory(self) -> Option<(u32, LiveWhen, Weighting, FilterKey)> {
+        match self {
+            SourceKey::Memory {
+                resource,
+                when,
+                weighting,
+                filter,
+            } => Some((resource, when, weighting, filter)),
+            _ => None,
         }
     }
 
@@ -124,6 +185,13 @@ impl SourceKey {
         let has_spans = trace.threads.iter().any(|t| !t.spans.is_empty());
         if offered.contains(&self) && (has_spans || !self.is_time()) {
             return self;
+        }
+        // A clicked moment or a filtered source is never in the picker's list.
+        if let Some((resource, when, _, filter)) = self.memory() {
+            let listed = !matches!(when, LiveWhen::At(_)) && filter.is_empty();
+            if !listed && (resource as usize) < trace.allocations.len() {
+                return self;
+            }
         }
         if has_spans {
             return SourceKey::AllThreads;
@@ -201,6 +269,7 @@ impl SourceKey {
                     ));
                 }
             }
+            memory_sources(r as u32, a, &mut out);
         }
         out
     }
@@ -220,6 +289,43 @@ impl SourceKey {
             SourceKey::Allocations { bytes, .. } => {
                 if bytes { "bytes" } else { "count" }.to_owned()
             }
+            SourceKey::Memory { weighting, .. } => if weighting == Weighting::Count {
+                "count"
+            } else {
+                "bytes"
+            }
+            .to_owned(),
+        }
+    }
+}
+
+/// The Memory view's sources of resource `r` (`a`), for the picker.
+fn memory_sources(
+    r: u32,
+    a: &flamedrop_core::model::Allocations,
+    out: &mut Vec<(SourceKey, String)>,
+) {
+    let topmost = Weighting::Topmost {
+        count: super::memory::sources::TOPMOST,
+    };
+    for when in [LiveWhen::Peak, LiveWhen::End, LiveWhen::InRange] {
+        for weighting in [Weighting::Bytes, Weighting::Count, topmost] {
+            if weighting != Weighting::Count && a.size_unit != "bytes" {
+                continue;
+            }
+            let label = format!(
+                "{}: {} by {}",
+                a.resource,
+                when.label(),
+                weighting_name(weighting)
+            );
+            let key = SourceKey::Memory {
+                resource: r,
+                when,
+                weighting,
+                filter: FilterKey::default(),
+            };
+            out.push((key, label));
         }
     }
 }
@@ -260,6 +366,18 @@ mod tests {
                 resource: 0,
                 bytes: false,
                 only_live: true,
+            },
+            SourceKey::Memory {
+                resource: 1,
+                when: LiveWhen::At(42),
+                weighting: Weighting::Topmost {
+                    count: super::super::memory::sources::TOPMOST,
+                },
+                filter: FilterKey {
+                    size: Some((8, 64)),
+                    through: Some(2),
+                    ..Default::default()
+                },
             },
         ] {
             assert_eq!(SourceKey::parse(&key.name()), Some(key));

@@ -53,6 +53,16 @@ impl Trees {
         range: Option<(i64, i64)>,
     ) -> Rc<CallTree> {
         kept(&self.top_down, (source, range), || {
+            if let Some((resource, when, weighting, filter)) = source.memory() {
+                let filter = filter.filter(trace);
+                return crate::view_model::memory::sources::tree(
+                    trace,
+                    (resource, filter),
+                    when,
+                    weighting,
+                    range,
+                );
+            }
             build_call_tree(trace, &source.source(trace), range)
         })
     }

@@ -271,6 +271,8 @@ pub struct ViewState {
     pub narrow: Stack,
     /// What the listing shows (its columns, `-f`); not in the URL.
     pub listing: ListingOptions,
+    /// The Memory view's resource, filter and listed moment; not in the URL.
+    pub memory: super::memory::MemoryState,
 }
 
 impl Default for ViewState {
@@ -287,6 +289,7 @@ impl Default for ViewState {
             diff_side: Side::New,
             narrow: Stack::default(),
             listing: ListingOptions::default(),
+            memory: super::memory::MemoryState::default(),
         }
     }
 }
@@ -306,6 +309,8 @@ pub enum ViewChange {
     DiffSide(Side),
     /// The listing's options (its columns).
     Listing(ListingOptions),
+    /// The Memory view's state.
+    Memory(super::memory::MemoryState),
 }
 
 impl ViewState {
@@ -334,6 +339,7 @@ impl ViewState {
             }
             ViewChange::DiffSide(side) => self.diff_side = side,
             ViewChange::Listing(options) => self.listing = options,
+            ViewChange::Memory(memory) => self.memory = memory,
         }
     }
 

@@ -188,6 +188,7 @@ fn empty_note(state: &ViewState) -> Html {
             only_live: true, ..
         } => "nothing of this resource was still allocated when the trace ended (no leaks)",
         SourceKey::Allocations { .. } => "this resource saw no allocations",
+        SourceKey::Memory { .. } => "no block of this resource was live then (or allocated in range)",
     };
     let range = if state.range.is_some() {
         " in the selected time range"
