@@ -50,6 +50,16 @@ pub fn to_text(trace: &Trace, query: &MemoryQuery, s: &MemorySummary) -> String 
             p.time, p.blocks, p.bytes
         );
     }
+    if s.overhead_per_block > 0 {
+        let _ = writeln!(
+            out,
+            "  With the allocator's overhead ({} bytes a live block): peak {}, end {} {}",
+            s.overhead_per_block,
+            s.series.peak.with_overhead(s.overhead_per_block),
+            s.series.end.with_overhead(s.overhead_per_block),
+            s.unit
+        );
+    }
     live_groups(&mut out, trace, s, &unit);
     sizes(&mut out, &s.sizes, &s.unit);
     lifetimes(&mut out, s, duration_unit(trace));

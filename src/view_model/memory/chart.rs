@@ -103,6 +103,9 @@ pub struct ChartInput<'a> {
     pub points: &'a [LivePoint],
     pub peak: LivePoint,
     pub rates: &'a [RateSlice],
+    /// The allocator's bytes per live block (sp-rtrace-timeline's overhead
+    /// line, dashed above the live bytes); 0 draws none.
+    pub overhead_per_block: u64,
     /// The moment the table lists, when it is not the peak.
     pub cursor: Option<i64>,
 }
@@ -113,7 +116,13 @@ pub fn live_chart(input: &ChartInput) -> Picture {
     let mut shapes = Vec::new();
     let (l, r, top, bottom) = (g.plot_left(), g.plot_right(), g.plot_top(), g.plot_bottom());
     shapes.push(Shape::plot(l, r, top, bottom));
-    let max_bytes = input.points.iter().map(|p| p.bytes).max().unwrap_or(0);
+    let overhead = input.overhead_per_block;
+    let max_bytes = input
+        .points
+        .iter()
+        .map(|p| p.with_overhead(overhead))
+        .max()
+        .unwrap_or(0);
     let max_blocks = input.points.iter().map(|p| p.blocks).max().unwrap_or(0);
     let (bytes_ticks, bytes_top) = value_axis(max_bytes as f64, 4);
     let (blocks_ticks, blocks_top) = value_axis(max_blocks as f64, 4);
@@ -155,6 +164,16 @@ pub fn live_chart(input: &ChartInput) -> Picture {
         ink: Ink::LiveLine,
         dashed: false,
     });
+    if overhead > 0 {
+        let with_overhead = steps(input.points, &g, |p| {
+            y_of(p.with_overhead(overhead) as f64, bytes_top)
+        });
+        shapes.push(Shape::Polyline {
+            points: with_overhead,
+            ink: Ink::LiveLine,
+            dashed: true,
+        });
+    }
     let blocks_line = steps(input.points, &g, |p| y_of(p.blocks as f64, blocks_top));
     shapes.push(Shape::Polyline {
         points: blocks_line,
@@ -414,6 +433,24 @@ fn legend(input: &ChartInput, shapes: &mut Vec<Shape>) {
         Ink::Text,
         Anchor::Start,
     ));
+    if input.overhead_per_block > 0 {
+        shapes.push(Shape::line(
+            (270.0, y - 4.0),
+            (284.0, y - 4.0),
+            Ink::LiveLine,
+            true,
+        ));
+        shapes.push(Shape::text(
+            288.0,
+            y,
+            format!(
+                "with the allocator's overhead ({} B a block)",
+                input.overhead_per_block
+            ),
+            Ink::Text,
+            Anchor::Start,
+        ));
+    }
 }
 
 /// The chart of `s` for the Memory view on `loaded`, `width` × `height`,
@@ -441,6 +478,7 @@ pub fn live_picture(
         points: &s.series.points,
         peak: s.series.peak,
         rates: &s.rates,
+        overhead_per_block: s.overhead_per_block,
         cursor: matches!(moment, Moment::At(_)).then_some(s.at),
     })
 }
@@ -545,8 +583,34 @@ mod tests {
             points: &points,
             peak,
             rates: &[],
+            overhead_per_block: 0,
             cursor: None,
         });
+        let dashed = |p: &Picture| {
+            p.shapes.iter().any(|s| {
+                matches!(
+                    s,
+                    Shape::Polyline {
+                        dashed: true,
+                        ink: Ink::LiveLine,
+                        ..
+                    }
+                )
+            })
+        };
+        assert!(!dashed(&picture), "no overhead line without an overhead");
+        let with_overhead = live_chart(&ChartInput {
+            geometry: geometry(),
+            origin: 100,
+            time_unit: "events",
+            size_unit: "bytes",
+            points: &points,
+            peak,
+            rates: &[],
+            overhead_per_block: 8,
+            cursor: None,
+        });
+        assert!(dashed(&with_overhead), "sp-rtrace-timeline's overhead line");
         let line = picture.shapes.iter().find_map(|s| match s {
             Shape::Polyline {
                 points,

@@ -264,6 +264,31 @@ pub struct MemorySummary {
     pub sizes: Vec<SizeBucket>,
     pub lifetimes: Lifetimes,
     pub rates: Vec<RateSlice>,
+    /// The allocator's bookkeeping bytes a live block costs beyond its
+    /// size ([`allocator_overhead`]); 0 for resources without one.
+    pub overhead_per_block: u64,
+}
+
+/// The bytes the allocator adds to each live block of `resource`, as
+/// `sp-rtrace-timeline` draws its overhead line: 8 for `memory` (a malloc
+/// chunk header), 0 for every other resource (`resource_registry.cpp`'s
+/// overhead map; `totals_generator.cpp` adds `size + overhead` at each
+/// allocation and takes it back at its free). So the overhead line at any
+/// moment is `bytes + overhead × blocks`.
+pub fn allocator_overhead(resource: &str) -> u64 {
+    if resource == "memory" {
+        8
+    } else {
+        0
+    }
+}
+
+impl LivePoint {
+    /// Live bytes with the allocator's overhead of each live block added.
+    pub fn with_overhead(&self, per_block: u64) -> u64 {
+        self.bytes
+            .saturating_add(self.blocks.saturating_mul(per_block))
+    }
 }
 
 /// The whole summary at one moment (`rates` in `slices` slices).
@@ -274,4 +299,24 @@ pub fn summarize(
     slices: usize,
 ) -> Result<MemorySummary, MemoryError> {
     summary::summarize(trace, query, at, slices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sp-rtrace-timeline's overhead map has 8 bytes for memory only, and
+    /// the overhead line adds it once per live block.
+    #[test]
+    fn only_memory_has_an_allocator_overhead() {
+        assert_eq!(allocator_overhead("memory"), 8);
+        assert_eq!(allocator_overhead("file descriptor"), 0);
+        let p = LivePoint {
+            time: 3,
+            bytes: 100,
+            blocks: 4,
+        };
+        assert_eq!(p.with_overhead(8), 132);
+        assert_eq!(p.with_overhead(0), 100);
+    }
 }

@@ -33,6 +33,7 @@ pub(super) fn summarize(
         sizes: super::size_histogram(trace, query, &selected),
         lifetimes: super::lifetimes(trace, query, &selected),
         rates: super::rates(trace, query, &selected, slices),
+        overhead_per_block: super::allocator_overhead(&a.resource),
         series,
     })
 }
