@@ -98,7 +98,7 @@ fn axis(ctx: &CanvasRenderingContext2d, f: &ActivityFrame) {
     ctx.set_fill_style_str(t.lane_separator);
     ctx.fill_rect(0.0, AXIS_HEIGHT - 1.0, f.axis.width, 1.0);
     let count = ((f.axis.width - LABEL_WIDTH) / 110.0).max(1.0) as usize;
-    for tick in f.axis.ticks(count) {
+    for tick in f.axis.ticks(f.loaded.origin, count) {
         let x = f.axis.x(tick).round();
         ctx.set_fill_style_str(t.grid);
         ctx.fill_rect(x, AXIS_HEIGHT, 1.0, f.height - AXIS_HEIGHT);

@@ -14,7 +14,7 @@ pub const ROW_HEIGHT: f64 = 24.0;
 /// Height of the time axis above the rows.
 pub const AXIS_HEIGHT: f64 = 22.0;
 /// Width of the row labels on the left.
-pub const LABEL_WIDTH: f64 = 260.0;
+pub const LABEL_WIDTH: f64 = 330.0;
 /// How close (px) a click must be to a call's mark to pick it.
 const PICK_PX: f64 = 6.0;
 
@@ -97,8 +97,9 @@ impl Axis {
         self.from + (f * self.span()).round() as i64
     }
 
-    /// About `count` round tick times inside the axis.
-    pub fn ticks(&self, count: usize) -> Vec<i64> {
+    /// About `count` tick times inside the axis, round as offsets from
+    /// `origin` (the trace's start, where the ruler counts from).
+    pub fn ticks(&self, origin: i64, count: usize) -> Vec<i64> {
         let raw = self.span() / count.max(1) as f64;
         let magnitude = 10f64.powf(raw.log10().floor());
         let step = [1.0, 2.0, 5.0, 10.0]
@@ -107,7 +108,7 @@ impl Axis {
             .find(|s| *s >= raw)
             .unwrap_or(raw)
             .max(1.0) as i64;
-        let first = self.from.div_euclid(step) * step + step;
+        let first = origin + (self.from - origin).div_euclid(step) * step + step;
         (0..=count * 2)
             .map(|i| first + i as i64 * step)
             .take_while(|t| *t <= self.to)
@@ -198,6 +199,13 @@ pub fn columns(kind: ActivityKind) -> &'static [&'static str] {
     }
 }
 
+/// True when column `at` of a page's table holds numbers (right-aligned):
+/// those after the names, before the APIs.
+pub fn is_number_column(kind: ActivityKind, at: usize) -> bool {
+    let first = if kind == ActivityKind::Sync { 3 } else { 2 };
+    at >= first && at + 1 < columns(kind).len()
+}
+
 /// The table's cells of `summary`'s row (times in the trace's `unit`).
 pub fn cells(loaded: &Loaded, activity: &Activity, summary: &RowSummary) -> Vec<String> {
     let unit = loaded.unit();
@@ -210,7 +218,10 @@ pub fn cells(loaded: &Loaded, activity: &Activity, summary: &RowSummary) -> Vec<
         .get(row.thread as usize)
         .map(|t| format!("tid {}", t.id))
         .unwrap_or_default();
-    let time = |s: State| duration(summary.time_in(s), unit);
+    let time = |s: State| match summary.time_in(s) {
+        0 => "–".to_owned(),
+        t => duration(t, unit),
+    };
     let apis = summary
         .apis
         .iter()
@@ -380,7 +391,9 @@ mod tests {
         assert_eq!(axis.x(2000), LABEL_WIDTH + 500.0);
         assert_eq!(axis.time_at(LABEL_WIDTH + 250.0), 1500);
         assert_eq!(axis.time_at(0.0), 1000);
-        let ticks = axis.ticks(5);
+        let ticks = axis.ticks(0, 5);
+        assert!(ticks.iter().all(|t| t % 100 == 0), "{ticks:?}");
+        assert!(axis.ticks(1003, 5).iter().all(|t| (t - 1003) % 100 == 0));
         assert!(ticks.len() >= 4 && ticks.iter().all(|t| (1000..=2000).contains(t)));
     }
 

@@ -18,11 +18,7 @@ pub struct Props {
 #[function_component(Detail)]
 pub fn detail(props: &Props) -> Html {
     let Some(mark) = props.mark else {
-        return html! {
-            <aside class="activity-detail" id="activity-detail">
-                <p class="note">{ "Click a call on the chart to see its details." }</p>
-            </aside>
-        };
+        return html! {};
     };
     let fields = describe(&props.loaded, &props.activity, &mark);
     let data = payload(&props.loaded, &mark);

@@ -2,7 +2,7 @@
 //! bytes and times within the ruler's range (the Dynamic Analyzer's range
 //! inspection). A click picks the row.
 
-use crate::view_model::activity::{cells, columns};
+use crate::view_model::activity::{cells, columns, is_number_column};
 use crate::view_model::text::duration;
 use crate::view_model::Loaded;
 use flamedrop_core::analysis::activity::{Activity, RowSummary};
@@ -31,7 +31,10 @@ pub fn table(props: &Props) -> Html {
             duration(b - loaded.origin, loaded.unit()),
             duration(b - a, loaded.unit())
         ),
-        None => "Whole trace (drag across the chart to inspect a range)".to_owned(),
+        None => {
+            "Whole trace (drag across the chart to inspect a range; click a call for its details)"
+                .to_owned()
+        }
     };
     let calls: u64 = props.summaries.iter().map(|s| s.calls).sum();
     html! {
@@ -40,7 +43,9 @@ pub fn table(props: &Props) -> Html {
                 { scope }{ format!(" · {} rows · {calls} calls", props.summaries.len()) }
             </p>
             <table class="activity-table" id="activity-table">
-                <thead><tr>{ for columns(kind).iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
+                <thead><tr>{ for columns(kind).iter().enumerate().map(|(at, c)| html! {
+                    <th scope="col" class={classes!(is_number_column(kind, at).then_some("number"))}>{ *c }</th>
+                }) }</tr></thead>
                 <tbody>
                     { for props.summaries.iter().map(|s| {
                         let row = s.row;
@@ -53,7 +58,9 @@ pub fn table(props: &Props) -> Html {
                         );
                         html! {
                             <tr {class} {onclick} data-row={row.to_string()}>
-                                { for cells(loaded, &props.activity, s).into_iter().map(|c| html! { <td>{ c }</td> }) }
+                                { for cells(loaded, &props.activity, s).into_iter().enumerate().map(|(at, c)| html! {
+                                    <td class={classes!(is_number_column(kind, at).then_some("number"))}>{ c }</td>
+                                }) }
                             </tr>
                         }
                     }) }
