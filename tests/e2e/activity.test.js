@@ -181,3 +181,18 @@ test('threads view on Scaler: its mutex, condition, semaphore and joins per thre
     await page.waitForFunction(() => document.querySelectorAll('#activity-table tr.highlighted').length === 3);
     await saveShots(page, SHOTS, 'threads-scaler.png');
   }, { viewport: VIEWPORT }));
+
+test('timeline of the scenario: per-core load and frequency tracks, startup stages, screen markers', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-files', SCENARIO);
+    await waitForState(page, 'ready');
+    await nextFrames(page);
+    const counters = await page.evaluate(() => window.flamedrop.counters().map((c) => c.name));
+    for (const name of ['CPU 0 load', 'CPU 1 load', 'CPU 0 frequency', 'CPU 1 frequency']) {
+      assert.ok(counters.some((c) => c.startsWith(name)), `no ${name} track in ${counters}`);
+    }
+    const lanes = await page.evaluate(() => window.flamedrop.lanes().map((l) => l.thread_id));
+    assert.ok(lanes.some((id) => id.endsWith('startup')), `no startup lane in ${lanes}`);
+    await saveShots(page, [path.join(__dirname, 'out', 'views')], 'activity-timeline.png');
+  }, { viewport: VIEWPORT }));

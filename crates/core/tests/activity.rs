@@ -523,3 +523,46 @@ fn scalers_sync_objects_per_thread_against_the_reference_records() {
         assert_eq!(calls.to_string(), row[3], "{object}");
     }
 }
+
+#[test]
+fn the_timeline_has_per_core_counters_startup_stages_and_screen_markers() {
+    let (trace, probes) = stream("activity");
+    // MSG_SYSTEM every 10 ms with two CPUs: a load and a frequency track per core.
+    for name in [
+        "CPU 0 load",
+        "CPU 1 load",
+        "CPU 0 frequency",
+        "CPU 1 frequency",
+    ] {
+        let c = trace.counters.iter().find(|c| c.name == name).expect(name);
+        assert_eq!(c.time.len(), 12, "{name}");
+    }
+    // The two setup stages are spans on the startup lane.
+    let startup = trace
+        .threads
+        .iter()
+        .find(|t| t.id.ends_with("startup"))
+        .expect("startup lane");
+    assert_eq!(startup.spans.len(), 2);
+    // The touch and the screenshot are markers with their fields.
+    let screen: Vec<&ProbeTail> = probes
+        .iter()
+        .map(|p| &p.3)
+        .filter(|t| matches!(t, ProbeTail::UiEvent { .. } | ProbeTail::Screenshot { .. }))
+        .collect();
+    assert_eq!(screen.len(), 2);
+    let main = trace.threads.iter().find(|t| t.id == "1234").unwrap();
+    let names: Vec<&str> = main.instants.name.iter().map(|&n| trace.str(n)).collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("UI event touch: ")),
+        "{names:?}"
+    );
+    let shot = names
+        .iter()
+        .position(|n| n.starts_with("screenshot: "))
+        .expect("screenshot");
+    let fields = main.instants.details_of(shot as u32, &trace.strings);
+    assert!(fields
+        .iter()
+        .any(|f| f.key == "image on target" && f.value == "/tmp/da/screenshot_1.png"));
+}

@@ -2,7 +2,8 @@
 //! app whose main thread and worker share a database file and a mutex, a
 //! worker that waits on a condition the main thread signals, and a network
 //! thread talking to two servers (HTTP with text payloads, MQTT-like binary
-//! frames left open at the end). A failed open and a file never closed.
+//! frames left open at the end). A failed open and a file never closed;
+//! two setup stages, a touch and a screenshot (markers on the timeline).
 
 use crate::scenario::*;
 use flamedrop_core::formats::swap::messages::*;
@@ -28,8 +29,38 @@ pub fn activity() -> Vec<Frame> {
     files(&mut s);
     locks(&mut s);
     network(&mut s);
+    screen(&mut s);
     s.at(115 * MS, Message::Terminate { pid: PID });
     s.frames(0)
+}
+
+/// Setup stages, a touch and the screenshot the target took after it.
+fn screen(s: &mut Scenario) {
+    for (stage, (a, b)) in [(0, 1), (1, 3)].into_iter().enumerate() {
+        s.at(
+            a * MS + 2,
+            Message::AppSetupStage(AppSetupStage {
+                pid: PID,
+                stage: stage as u32,
+                begin: time(a * MS),
+                end: time(b * MS),
+            }),
+        );
+    }
+    let touch = ProbeTail::UiEvent {
+        event_type: 2,
+        detail: 0,
+        x: 320,
+        y: 540,
+        info1: String::new(),
+        info2: 0,
+    };
+    s.at(25 * MS, probe(80, PID, vec![], Value::Void, touch));
+    let shot = ProbeTail::Screenshot {
+        path: "/tmp/da/screenshot_1.png".into(),
+        orientation: 0,
+    };
+    s.at(26 * MS, probe(81, PID, vec![], Value::Void, shot));
 }
 
 /// A probe with an errno.
