@@ -7,6 +7,7 @@ use super::page::{PageState, Phase};
 use super::{App, Gathering, Msg};
 use crate::loading::dropped::Dropped;
 use crate::loading::picked;
+use crate::ui::activity::ActivityView;
 use crate::ui::aggregate::Aggregate;
 use crate::ui::compare::ComparePanel;
 use crate::ui::flamechart::publish::OnReport;
@@ -182,7 +183,10 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
                 colouring={page.colouring} on_change={link.callback(Msg::Views)} />
         },
         // CONTRACT (session 9 base): the activity views' components go here.
-        View::Files | View::Network | View::Threads => not_yet(views.view),
+        View::Files | View::Network | View::Threads => html! {
+            <ActivityView loaded={loaded.clone()} view={views.view} range={views.range}
+                on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} colouring={page.colouring} />
+        },
         View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {
             <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
                 compare={page.compare.compared.clone()} colouring={page.colouring}

@@ -21,6 +21,8 @@ pub mod timeline_svg;
 
 // Wasm only: they draw on a canvas.
 #[cfg(target_arch = "wasm32")]
+pub mod activity;
+#[cfg(target_arch = "wasm32")]
 pub mod flamegraph;
 #[cfg(target_arch = "wasm32")]
 pub mod memory;

@@ -9,6 +9,8 @@
 //! holding the [`summary`], the selected span's [`detail`] and the
 //! format's [`tables`].
 
+#[cfg(target_arch = "wasm32")]
+pub mod activity;
 pub mod aggregate;
 pub mod compare;
 pub mod context_menu;

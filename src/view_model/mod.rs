@@ -10,6 +10,7 @@
 //! right-click menu ([`node_menu`]) and how numbers and names are written
 //! ([`text`]).
 
+pub mod activity;
 pub mod compared;
 pub mod diff;
 pub mod filter_line;

@@ -181,13 +181,13 @@ pub struct Available {
 impl Available {
     /// What `trace` has, with or without a comparison open.
     pub fn of(trace: &Trace, comparison: bool) -> Available {
+        let (files, sockets, sync_objects) = flamedrop_core::analysis::activity::present(trace);
         Available {
             comparison,
             allocations: trace.allocations.iter().any(|a| !a.is_empty()),
-            // CONTRACT (session 9 base): the activity analysis says these.
-            files: false,
-            sockets: false,
-            sync_objects: false,
+            files,
+            sockets,
+            sync_objects,
         }
     }
 

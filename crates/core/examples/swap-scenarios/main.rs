@@ -10,12 +10,14 @@
 //! sync and thread probes, syscalls, system messages) repeated back to back
 //! in time, with sequence numbers running on, until MB megabytes.
 
+mod activity;
 mod big;
 mod demo;
 mod legacy;
 mod scenario;
 mod streams;
 
+use activity::activity;
 use big::big;
 use demo::demo;
 use flamedrop_core::formats::swap::encode::encode;
@@ -47,6 +49,7 @@ fn main() -> std::io::Result<()> {
         fixtures.join("legacy-syscalls-3.0.swap"),
         encode(&legacy_syscalls()),
     )?;
+    std::fs::write(fixtures.join("activity.swap"), encode(&activity()))?;
     let mut truncated = encode(&legacy());
     truncated.truncate(truncated.len() - 7);
     std::fs::write(fixtures.join("truncated.swap"), truncated)?;

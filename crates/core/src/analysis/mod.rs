@@ -3,6 +3,7 @@
 //! the aggregated views (top-down, bottom-up, sandwich, flame graph layout,
 //! search), and the walks the views share.
 
+pub mod activity;
 pub mod calltree;
 pub mod components;
 pub mod diff;

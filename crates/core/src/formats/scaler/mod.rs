@@ -12,7 +12,7 @@ mod emit;
 mod names;
 mod records;
 mod symbols;
-mod sync;
+pub(crate) mod sync;
 mod tree;
 
 pub use sync::sync_table;

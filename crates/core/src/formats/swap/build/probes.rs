@@ -87,7 +87,7 @@ impl Build {
             ProbeTail::Thread { api_type, .. } => ("thread", thread_api(*api_type).to_owned()),
             ProbeTail::Custom { .. } => ("custom chart", String::new()),
             ProbeTail::Sync { api_type, .. } => ("sync", sync_api(*api_type).to_owned()),
-            ProbeTail::Network { api_type, .. } => ("network", format!("api type {api_type}")),
+            ProbeTail::Network { api_type, .. } => ("network", socket_api(*api_type).to_owned()),
             ProbeTail::Gl { api_type, .. } => ("OpenGL", format!("api type {api_type}")),
             ProbeTail::Other { id, .. } => ("probe", format!("id {id:#06x}")),
         };
@@ -215,9 +215,14 @@ impl Build {
                 );
                 self.push_number(fields, "bytes", Decimal, *total);
                 if !data.is_empty() {
-                    let preview: String =
-                        data.iter().take(32).map(|b| format!("{b:02x}")).collect();
-                    self.push_text(fields, "data", &preview);
+                    // The probe sends at most 1024 bytes; the page's payload
+                    // box shows the first PAYLOAD_KEPT of them.
+                    let kept: String = data
+                        .iter()
+                        .take(PAYLOAD_KEPT)
+                        .map(|b| format!("{b:02x}"))
+                        .collect();
+                    self.push_text(fields, "data", &kept);
                 }
             }
             ProbeTail::Gl {
@@ -309,6 +314,32 @@ impl Build {
             },
             _ => {}
         }
+    }
+}
+
+/// How many bytes of a network probe's payload are kept (as hex, in its
+/// `data` detail): enough for a request line and headers, bounded so a
+/// socket-heavy trace stays compact.
+pub const PAYLOAD_KEPT: usize = 256;
+
+/// The socket / HTTP api types of the appendix (`probeinfo.h`).
+fn socket_api(api_type: u32) -> &'static str {
+    match api_type {
+        0 => "fd open",
+        1 => "fd close",
+        2 => "recv start",
+        3 => "recv end",
+        4 => "send start",
+        5 => "send end",
+        6 => "bind",
+        7 => "listen",
+        8 => "connect",
+        9 => "accept start",
+        10 => "accept end",
+        11 => "event start",
+        12 => "event end",
+        14..=23 => "http",
+        _ => "other",
     }
 }
 
