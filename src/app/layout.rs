@@ -182,7 +182,6 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
             <crate::ui::memory::MemoryView loaded={loaded.clone()} state={views.clone()}
                 colouring={page.colouring} on_change={link.callback(Msg::Views)} />
         },
-        // CONTRACT (session 9 base): the activity views' components go here.
         View::Files | View::Network | View::Threads => html! {
             <ActivityView loaded={loaded.clone()} view={views.view} range={views.range}
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} colouring={page.colouring} />
@@ -194,8 +193,4 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
                 on_step={link.callback(Msg::PushStep)} />
         },
     }
-}
-
-fn not_yet(view: View) -> Html {
-    html! { <p class="note empty-view" id="empty-view" role="status">{ format!("{} view", view.label()) }</p> }
 }
