@@ -42,9 +42,8 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
                 inputs.colouring.dark,
             );
         }
-        // CONTRACT (session 9 base): their SVGs come with the views.
         View::Files | View::Network | View::Threads => {
-            return Err("no SVG for this view yet".to_owned())
+            return Err("the activity charts export as PNG only".to_owned())
         }
         View::Diff => return diff_svg(inputs),
         View::FlameGraph => {
