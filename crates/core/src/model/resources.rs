@@ -50,6 +50,28 @@ impl Allocations {
     pub fn context_of(&self, at: usize) -> u32 {
         self.context.get(at).copied().unwrap_or(0)
     }
+
+    /// Keeps the allocations where `keep` says so, in every column (the
+    /// context too, when the trace has one): what a narrowing does to them.
+    pub fn retain_where(&mut self, keep: &[bool]) {
+        retain_where(&mut self.thread, keep);
+        retain_where(&mut self.time, keep);
+        retain_where(&mut self.size, keep);
+        retain_where(&mut self.address, keep);
+        retain_where(&mut self.stack, keep);
+        retain_where(&mut self.free_time, keep);
+        retain_where(&mut self.context, keep);
+    }
+}
+
+/// Keeps the elements of `column` where `keep` is true (false past its end).
+fn retain_where<T>(column: &mut Vec<T>, keep: &[bool]) {
+    let mut i = 0;
+    column.retain(|_| {
+        let k = keep.get(i).copied().unwrap_or(false);
+        i += 1;
+        k
+    });
 }
 
 /// A series of numeric values over time: CPU load, live bytes, frequency.

@@ -14,7 +14,7 @@
 //! as `i64`).
 //!
 //! The decoder keeps these markers as instants with numeric detail fields;
-//! everything here is computed from the [`Trace`](crate::model::Trace), after
+//! everything here is computed from the [`Trace`], after
 //! the parts of a split decode are merged (counters are trace-level data a
 //! part must not make, see `model/merge.rs`).
 

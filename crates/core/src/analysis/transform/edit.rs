@@ -176,12 +176,9 @@ pub fn map_stacks(trace: &mut Trace, mut map: impl FnMut(&[StrId]) -> Option<Vec
     for a in &mut trace.allocations {
         let kept: Vec<Option<u32>> = a.stack.iter().map(|&s| new_stack(s)).collect();
         let keep: Vec<bool> = kept.iter().map(Option::is_some).collect();
-        a.stack = kept.into_iter().flatten().collect();
-        retain_by(&mut a.thread, &keep);
-        retain_by(&mut a.time, &keep);
-        retain_by(&mut a.size, &keep);
-        retain_by(&mut a.address, &keep);
-        retain_by(&mut a.free_time, &keep);
+        // Dropped ones get a stand-in the retain removes with them.
+        a.stack = kept.into_iter().map(|s| s.unwrap_or(0)).collect();
+        a.retain_where(&keep);
     }
     trace.stacks = table.table;
 }

@@ -11,7 +11,7 @@
 use super::fstack::{NAME_HIDE, NAME_IN, NAME_OUT};
 use super::settings::Plan;
 use crate::analysis::transform::edit::map_stacks;
-use crate::model::{Allocations, SampleSet, StrId, Trace};
+use crate::model::{SampleSet, StrId, Trace};
 
 /// Applies `plan` to every sample set and allocation resource; `note`
 /// receives what could not apply.
@@ -98,7 +98,7 @@ fn restrict_to_range(trace: &mut Trace, plan: &Plan, note: &mut impl FnMut(Strin
     }
     for a in &mut trace.allocations {
         let keep: Vec<bool> = a.time.iter().map(|&t| in_range(plan, t)).collect();
-        retain_allocations(a, &keep);
+        a.retain_where(&keep);
     }
 }
 
@@ -122,7 +122,7 @@ fn restrict_to_threads(trace: &mut Trace, keep: &[bool], note: &mut impl FnMut(S
             .iter()
             .map(|&t| keep.get(t as usize).copied().unwrap_or(false))
             .collect();
-        retain_allocations(a, &mask);
+        a.retain_where(&mask);
     }
 }
 
@@ -137,15 +137,6 @@ fn retain_samples(set: &mut SampleSet, keep: &[bool]) {
     }
 }
 
-/// Keeps the allocations where `keep` says so.
-fn retain_allocations(a: &mut Allocations, keep: &[bool]) {
-    retain(&mut a.thread, keep);
-    retain(&mut a.time, keep);
-    retain(&mut a.size, keep);
-    retain(&mut a.address, keep);
-    retain(&mut a.stack, keep);
-    retain(&mut a.free_time, keep);
-}
 
 fn retain<T>(column: &mut Vec<T>, keep: &[bool]) {
     let mut i = 0;
