@@ -9,6 +9,7 @@ use crate::loading::dropped::Dropped;
 use crate::loading::picked;
 use crate::ui::aggregate::Aggregate;
 use crate::ui::compare::ComparePanel;
+use crate::ui::components::ComponentsView;
 use crate::ui::flamechart::publish::OnReport;
 use crate::ui::flamechart::FlameChart;
 use crate::ui::header::ViewControls;
@@ -181,6 +182,9 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
         View::Memory => not_yet(View::Memory),
         // CONTRACT (session 9 base): the activity views' components go here.
         View::Files | View::Network | View::Threads => not_yet(views.view),
+        View::Components => html! {
+            <ComponentsView loaded={loaded.clone()} range={views.range} colouring={page.colouring} />
+        },
         View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {
             <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
                 compare={page.compare.compared.clone()} colouring={page.colouring}

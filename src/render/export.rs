@@ -37,6 +37,7 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
         View::Memory | View::Files | View::Network | View::Threads => {
             return Err("no SVG for this view yet".to_owned())
         }
+        View::Components => return Err("the components view: use Export PNG".to_owned()),
         View::Diff => return diff_svg(inputs),
         View::FlameGraph => {
             inputs.width.ok_or(NOT_DRAWN)?;

@@ -25,12 +25,14 @@
 //! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
 //!   (`report()` and every view read the trace as narrowed); `listing`,
-//!   `listingLength`, `listingStatus`: see [`listing`].
+//!   `listingLength`, `listingStatus`: see [`listing`]; `components`: see
+//!   [`components`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
 //! `search`, `sandwich`) go back to the app as view changes.
 
+pub mod components;
 pub mod diff;
 pub mod listing;
 pub mod narrow;
@@ -142,6 +144,7 @@ pub fn install(published: &Published) {
     diff::install_into(&api, published);
     narrow::install_into(&api, published);
     listing::install_into(&api, published);
+    components::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

@@ -11,6 +11,7 @@
 
 pub mod aggregate;
 pub mod compare;
+pub mod components;
 pub mod context_menu;
 pub mod detail;
 pub mod flamechart;

@@ -11,6 +11,7 @@
 //! ([`text`]).
 
 pub mod compared;
+pub mod components;
 pub mod diff;
 pub mod filter_line;
 pub mod highlight;
