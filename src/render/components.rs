@@ -46,7 +46,7 @@ pub fn paint_flows(ctx: &CanvasRenderingContext2d, f: &Flows, width: f64, height
     let (left, right) = (FLOW_LABEL, width - FLOW_LABEL - FLOW_BAR);
     if f.bands.is_empty() {
         ctx.set_fill_style_str(theme.muted);
-        let _ = ctx.fill_text("no calls from one library into another", 12.0, 20.0);
+        let _ = ctx.fill_text("No calls from one library into another.", 2.0, 14.0);
         return;
     }
     for b in &f.bands {

@@ -4,7 +4,10 @@
 //!   screen over the ruler's range, the same object as
 //!   `flamedrop components --json` (`thread`: a thread id as the tracer
 //!   gave it, all threads when absent; `other_below`: percent, 0 when
-//!   absent); `null` before a trace is loaded or for an unknown thread.
+//!   absent); `null` before a trace is loaded or for an unknown thread;
+//! - `componentsRange()`: the ruler's range as `flamedrop components
+//!   --range A-B` takes it (`[A, B]`, counted from the trace's first
+//!   timestamp), or `null` without a range.
 
 use super::{set, Published, Snapshot};
 use crate::view_model::components::Choice;
@@ -13,10 +16,19 @@ use wasm_bindgen::prelude::*;
 
 /// Adds `components` to the `window.flamedrop` object.
 pub fn install_into(api: &js_sys::Object, published: &Published) {
+    let for_range = published.clone();
     let published = published.clone();
     let function: Closure<dyn Fn(JsValue) -> JsValue> =
         Closure::new(move |options| components(&published.borrow(), &options));
     set(api, "components", function);
+    let function: Closure<dyn Fn() -> JsValue> = Closure::new(move || {
+        let p = for_range.borrow();
+        match (&p.loaded, p.views.range) {
+            (Some(loaded), Some((a, b))) => super::to_js(&(a - loaded.origin, b - loaded.origin)),
+            _ => JsValue::NULL,
+        }
+    });
+    set(api, "componentsRange", function);
 }
 
 fn components(p: &Snapshot, options: &JsValue) -> JsValue {

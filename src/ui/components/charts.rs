@@ -7,7 +7,8 @@ use crate::render::components::{paint_flows, paint_icicle, ICICLE_ROW};
 use crate::view_model::components::{breadcrumb, flows, icicle, icicle_hit, IcicleRect};
 use flamedrop_core::analysis::components::{CallEdge, ComponentsReport};
 use std::rc::Rc;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use wasm_bindgen::prelude::*;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
 use yew::prelude::*;
 
 /// Sizes `canvas` to `width` × `height` CSS px and returns its context,
@@ -28,12 +29,32 @@ fn prepare(
     Some(g)
 }
 
-/// The width of the canvas' box.
-fn box_width(canvas: &HtmlCanvasElement) -> f64 {
-    canvas
-        .parent_element()
-        .map_or(600.0, |p| f64::from(p.client_width()))
-        .max(200.0)
+/// The width of `holder`'s box in CSS px, kept up to date by a
+/// ResizeObserver (0 until it has reported).
+#[hook]
+fn use_width(holder: NodeRef) -> f64 {
+    let width = use_state(|| 0.0);
+    {
+        let width = width.clone();
+        use_effect_with((), move |_| {
+            let mut kept = None;
+            if let Some(element) = holder.cast::<Element>() {
+                let target = element.clone();
+                let report: Closure<dyn FnMut()> =
+                    Closure::new(move || width.set(f64::from(target.client_width())));
+                if let Ok(observer) = ResizeObserver::new(report.as_ref().unchecked_ref()) {
+                    observer.observe(&element);
+                    kept = Some((observer, report));
+                }
+            }
+            move || {
+                if let Some((observer, _)) = kept {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    (*width).max(200.0)
 }
 
 #[derive(Properties, PartialEq)]
@@ -47,22 +68,30 @@ const FLOWS_HEIGHT: f64 = 220.0;
 
 #[function_component(FlowsChart)]
 pub fn flows_chart(props: &FlowsProps) -> Html {
-    let canvas = use_node_ref();
+    let (canvas, holder) = (use_node_ref(), use_node_ref());
+    let width = use_width(holder.clone());
     {
         let canvas = canvas.clone();
-        use_effect_with((props.matrix.clone(), props.dark), move |(matrix, dark)| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                let width = box_width(&c);
-                if let Some(g) = prepare(&c, width, FLOWS_HEIGHT) {
-                    let layout = flows(matrix, FLOWS_HEIGHT - 8.0);
-                    let _ = g.translate(0.0, 4.0);
-                    paint_flows(&g, &layout, width, FLOWS_HEIGHT, *dark);
-                }
+        let deps = (props.matrix.clone(), props.dark, width);
+        use_effect_with(deps, move |(matrix, dark, width)| {
+            let layout = flows(matrix, FLOWS_HEIGHT - 8.0);
+            // Without flows between libraries, one line says so.
+            let height = if layout.bands.is_empty() {
+                32.0
+            } else {
+                FLOWS_HEIGHT
+            };
+            if let Some(g) = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| prepare(&c, *width, height))
+            {
+                let _ = g.translate(0.0, 4.0);
+                paint_flows(&g, &layout, *width, height, *dark);
             }
         });
     }
     html! {
-        <div class="components-canvas">
+        <div class="components-canvas" ref={holder}>
             <canvas id="components-flows" ref={canvas} role="img"
                 aria-label="Calls from caller libraries (left) into callee libraries (right), bands as wide as their time" />
         </div>
@@ -81,7 +110,8 @@ pub struct IcicleProps {
 
 #[function_component(Icicle)]
 pub fn icicle_chart(props: &IcicleProps) -> Html {
-    let canvas = use_node_ref();
+    let (canvas, holder) = (use_node_ref(), use_node_ref());
+    let width = use_width(holder.clone());
     let hover = use_state(|| None::<usize>);
     let rects = {
         let report = props.report.clone();
@@ -95,17 +125,15 @@ pub fn icicle_chart(props: &IcicleProps) -> Html {
     {
         let canvas = canvas.clone();
         let rects = rects.clone();
-        use_effect_with(
-            (rects.clone(), *hover, props.dark),
-            move |(_, hover, dark)| {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    let width = box_width(&c);
-                    if let Some(g) = prepare(&c, width, height) {
-                        paint_icicle(&g, &rects, width, height, *hover, *dark);
-                    }
-                }
-            },
-        );
+        let deps = (rects.clone(), *hover, props.dark, width);
+        use_effect_with(deps, move |(_, hover, dark, width)| {
+            if let Some(g) = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| prepare(&c, *width, height))
+            {
+                paint_icicle(&g, &rects, *width, height, *hover, *dark);
+            }
+        });
     }
     let at = {
         let canvas = canvas.clone();
@@ -143,7 +171,7 @@ pub fn icicle_chart(props: &IcicleProps) -> Html {
     html! {
         <div class="components-drill">
             { crumbs(props) }
-            <div class="components-canvas">
+            <div class="components-canvas" ref={holder}>
                 <canvas id="components-chart" ref={canvas} role="img" aria-label="Drill-down icicle"
                     onmousemove={on_move} onmouseleave={on_leave} onclick={on_click} />
             </div>

@@ -105,12 +105,12 @@ pub struct SerialProps {
 #[function_component(SerialTable)]
 pub fn serial_table(props: &SerialProps) -> Html {
     let Some(sp) = &props.report.serial_parallel else {
-        return html! { <p class="note">{ "One thread: nothing runs in parallel." }</p> };
+        return html! { <p class="components-note">{ "One thread: nothing runs in parallel." }</p> };
     };
     let f = &props.format;
     html! {
         <>
-            <p class="note">{ format!("Main thread {} kept; {} worker thread(s) averaged.", sp.main_thread, sp.workers) }</p>
+            <p class="components-note">{ format!("Main thread {} kept; {} worker thread(s) averaged.", sp.main_thread, sp.workers) }</p>
             <table class="components-table" id="components-serial">
                 <thead><tr><th>{ "Library" }</th><th class="num">{ "Self" }</th><th class="num">{ "Wait" }</th><th class="num">{ "Inclusive" }</th><th class="num">{ "%" }</th></tr></thead>
                 <tbody>
