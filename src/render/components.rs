@@ -17,7 +17,7 @@ pub const WAIT_COLOUR: &str = "#9aa3b2";
 pub const ICICLE_ROW: f64 = 22.0;
 /// Width of the flow diagram's bars and the room for their labels.
 pub const FLOW_BAR: f64 = 14.0;
-pub const FLOW_LABEL: f64 = 150.0;
+pub const FLOW_LABEL: f64 = 100.0;
 
 /// The fill of a library (by name, as the flame graphs colour).
 pub fn library_colour(name: &str) -> &'static str {
@@ -37,8 +37,15 @@ fn label(ctx: &CanvasRenderingContext2d, text: &str, x: f64, y: f64, room: f64, 
     }
 }
 
-/// Paints the flows: callers at the left, callees at the right.
-pub fn paint_flows(ctx: &CanvasRenderingContext2d, f: &Flows, width: f64, height: f64, dark: bool) {
+/// Paints the flows: callers at the left, callees at the right; a band
+/// with room says its calls and time (`format` prints a time).
+pub fn paint_flows(
+    ctx: &CanvasRenderingContext2d,
+    f: &Flows,
+    (width, height): (f64, f64),
+    dark: bool,
+    format: &dyn Fn(i64) -> String,
+) {
     let theme = colors::theme(dark);
     ctx.set_fill_style_str(theme.background);
     ctx.fill_rect(0.0, 0.0, width, height);
@@ -65,6 +72,20 @@ pub fn paint_flows(ctx: &CanvasRenderingContext2d, f: &Flows, width: f64, height
         ctx.set_global_alpha(1.0);
     }
     ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    for b in f.bands.iter().filter(|b| b.width >= 14.0) {
+        let text = format!("{} × {}", b.calls, format(b.time));
+        let middle = (b.from_top + b.to_top + b.width) / 2.0;
+        let x = (left + FLOW_BAR + right) / 2.0;
+        label(
+            ctx,
+            &text,
+            x,
+            middle,
+            right - left - FLOW_BAR - 16.0,
+            theme.span_text,
+        );
+    }
     for (nodes, x, text_x, align) in [
         (&f.callers, left, left - 6.0, "right"),
         (&f.callees, right, right + FLOW_BAR + 6.0, "left"),

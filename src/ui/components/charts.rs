@@ -61,6 +61,7 @@ fn use_width(holder: NodeRef) -> f64 {
 pub struct FlowsProps {
     pub matrix: Rc<Vec<CallEdge>>,
     pub dark: bool,
+    pub format: Callback<i64, String>,
 }
 
 /// Height of the flow diagram (CSS px).
@@ -72,6 +73,7 @@ pub fn flows_chart(props: &FlowsProps) -> Html {
     let width = use_width(holder.clone());
     {
         let canvas = canvas.clone();
+        let format = props.format.clone();
         let deps = (props.matrix.clone(), props.dark, width);
         use_effect_with(deps, move |(matrix, dark, width)| {
             let layout = flows(matrix, FLOWS_HEIGHT - 8.0);
@@ -86,7 +88,7 @@ pub fn flows_chart(props: &FlowsProps) -> Html {
                 .and_then(|c| prepare(&c, *width, height))
             {
                 let _ = g.translate(0.0, 4.0);
-                paint_flows(&g, &layout, *width, height, *dark);
+                paint_flows(&g, &layout, (*width, height), *dark, &|t| format.emit(t));
             }
         });
     }

@@ -69,25 +69,27 @@ pub fn components_view(props: &Props) -> Html {
         <section class="components" data-view="components" aria-label="Time by component">
             { toolbar(&props.loaded, &report, &choice, &format) }
             <div class="components-grid">
+                <div class="components-column">
                 <div class="components-panel libraries">
                     <h3>{ "Time per library" }<span class="legend">
                         <span class="swatch work"></span>{ "working" }
                         <span class="swatch wait"></span>{ "waiting" }</span></h3>
                     <LibraryTable rows={Rc::new(rows)} sort={*sort} {on_sort} format={format.clone()} />
                 </div>
+                <div class="components-panel serial">
+                    <h3>{ "Serial vs parallel" }</h3>
+                    <SerialTable report={report.clone()} format={format.clone()} />
+                </div>
+                </div>
                 <div class="components-panel flows">
                     <h3>{ "Caller library → callee library" }</h3>
-                    <FlowsChart matrix={Rc::new(report.matrix.clone())} {dark} />
+                    <FlowsChart matrix={Rc::new(report.matrix.clone())} {dark} format={format.clone()} />
                     <MatrixTable matrix={Rc::new(report.matrix.clone())} format={format.clone()} />
                 </div>
                 <div class="components-panel drill">
                     <h3>{ "Drill-down: thread → library → function" }</h3>
                     <Icicle report={report.clone()} zoom={(*zoom).clone()}
                         on_zoom={Callback::from(move |p| zoom.set(p))} {dark} format={format.clone()} />
-                </div>
-                <div class="components-panel serial">
-                    <h3>{ "Serial vs parallel" }</h3>
-                    <SerialTable report={report.clone()} format={format.clone()} />
                 </div>
             </div>
         </section>
