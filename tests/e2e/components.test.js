@@ -101,6 +101,27 @@ for (const c of CASES) {
         assert.deepEqual(await table(page), expectedTable(one.threads[0].libraries), `thread ${thread.id} differs from the CLI`);
         await page.selectOption('#components-thread', 'all');
 
+        // "Other below 50 %": the table equals `--other 50`.
+        await page.fill('#components-other', '50');
+        await page.press('#components-other', 'Enter');
+        await page.locator('#components-other').blur();
+        const other = cli('--other', '50', c.dir);
+        await page.waitForFunction(
+          (n) => document.querySelectorAll('#components-table tbody tr[data-library]').length === n,
+          other.libraries.length,
+        );
+        assert.deepEqual(await table(page), expectedTable(other.libraries), '--other 50 differs from the CLI');
+        await page.fill('#components-other', '0');
+        await page.locator('#components-other').blur();
+
+        // Sorting by name: the rows in A → Z order; again: Z → A.
+        await page.click('#components-table th[data-column="library"] button');
+        const names = () => page.$$eval('#components-table tbody tr[data-library]', (rows) => rows.map((r) => r.dataset.library));
+        const sortedNames = Object.keys(expectedTable(whole.libraries)).sort();
+        assert.deepEqual(await names(), sortedNames);
+        await page.click('#components-table th[data-column="library"] button');
+        assert.deepEqual(await names(), [...sortedNames].reverse());
+
         // A range on the ruler: the numbers change, to what `--range A-B` prints.
         await page.keyboard.press('1');
         const chart = await page.locator('canvas#flamechart').boundingBox();
