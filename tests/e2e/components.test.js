@@ -2,7 +2,7 @@
 // table's numbers equal `flamedrop components --json` run by the CLI on the same folder (and
 // window.flamedrop.components() equals that JSON); the thread picker's numbers equal
 // `--thread ID`; a range chosen on the ruler changes them, to what `--range A-B` prints; the
-// flows and icicle canvases draw, and a click on the icicle zooms into a node. Screenshots go to
+// flows and icicle canvases draw (also on sp-rtrace's modules), and a click on the icicle zooms into a node. Screenshots go to
 // tests/e2e/out/components/ (and docs/views/ with FLAMEDROP_UPDATE_DOCS=1).
 'use strict';
 const assert = require('node:assert/strict');
@@ -18,6 +18,7 @@ if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(__dirname, '..', '..
 const CASES = [
   { name: 'scaler', dir: path.join(FIXTURES, 'scaler/a-prodcons-mutex-cond-sem'), shot: 'components.png' },
   { name: 'uftrace dlopen', dir: path.join(FIXTURES, 'uftrace/e-dlopen-plugin/uftrace.data'), shot: 'components-uftrace-dlopen.png' },
+  { name: 'sp-rtrace modules', dir: path.join(FIXTURES, 'rtrace/c-leaks'), shot: 'components-rtrace.png' },
 ];
 
 /** `flamedrop components --json ...args`, parsed. */
