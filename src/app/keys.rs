@@ -139,7 +139,8 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
         | View::Memory
         | View::Files
         | View::Network
-        | View::Threads => {
+        | View::Threads
+        | View::Components => {
             let s = page.selected?;
             MenuNode::of_span(&loaded.trace, s.thread, s.span)?
         }
@@ -259,6 +260,7 @@ pub fn jump(
         // The listing searches its rows' text itself.
         View::Diff | View::Listing => Jump::None,
         View::Memory | View::Files | View::Network | View::Threads => Jump::None,
+        View::Components => Jump::None,
     }
 }
 

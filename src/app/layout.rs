@@ -10,6 +10,7 @@ use crate::loading::picked;
 use crate::ui::activity::ActivityView;
 use crate::ui::aggregate::Aggregate;
 use crate::ui::compare::ComparePanel;
+use crate::ui::components::ComponentsView;
 use crate::ui::flamechart::publish::OnReport;
 use crate::ui::flamechart::FlameChart;
 use crate::ui::header::ViewControls;
@@ -185,6 +186,9 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
         View::Files | View::Network | View::Threads => html! {
             <ActivityView loaded={loaded.clone()} view={views.view} range={views.range}
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))} colouring={page.colouring} />
+        },
+        View::Components => html! {
+            <ComponentsView loaded={loaded.clone()} range={views.range} colouring={page.colouring} />
         },
         View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {
             <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}

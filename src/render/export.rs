@@ -45,6 +45,7 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
         View::Files | View::Network | View::Threads => {
             return Err("the activity charts export as PNG only".to_owned())
         }
+        View::Components => return Err("the components view: use Export PNG".to_owned()),
         View::Diff => return diff_svg(inputs),
         View::FlameGraph => {
             inputs.width.ok_or(NOT_DRAWN)?;

@@ -11,6 +11,8 @@
 // Native and wasm.
 pub mod bars;
 pub mod colors;
+#[cfg(target_arch = "wasm32")]
+pub mod components;
 pub mod export;
 pub mod fill;
 pub mod memory_svg;

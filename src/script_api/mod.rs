@@ -26,12 +26,13 @@
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
 //!   (`report()` and every view read the trace as narrowed); `listing`,
 //!   `listingLength`, `listingStatus`: see [`listing`]; `memory`: see
-//!   [`memory`].
+//!   [`memory`]; `components`: see [`components`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
 //! `search`, `sandwich`) go back to the app as view changes.
 
+pub mod components;
 pub mod diff;
 pub mod listing;
 pub mod memory;
@@ -145,6 +146,7 @@ pub fn install(published: &Published) {
     narrow::install_into(&api, published);
     listing::install_into(&api, published);
     memory::install_into(&api, published);
+    components::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 30] = [
+const KEYS: [(&str, &str); 31] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     (
@@ -24,6 +24,10 @@ const KEYS: [(&str, &str); 30] = [
     (
         "8 / 9 / t",
         "files, network, threads: each file, socket and sync object over time (when recorded)",
+    ),
+    (
+        "l",
+        "components: time per library (self, waiting, inclusive), caller → callee flows, drill-down",
     ),
     ("W / S, + / −, wheel", "zoom the timeline"),
     ("A / D, drag", "pan the timeline"),

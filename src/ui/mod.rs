@@ -13,6 +13,7 @@
 pub mod activity;
 pub mod aggregate;
 pub mod compare;
+pub mod components;
 pub mod context_menu;
 pub mod detail;
 pub mod flamechart;

@@ -12,6 +12,7 @@
 
 pub mod activity;
 pub mod compared;
+pub mod components;
 pub mod diff;
 pub mod filter_line;
 pub mod highlight;

@@ -48,6 +48,9 @@ pub enum View {
     /// Per thread, lock-held and lock-wait intervals per sync object (the
     /// Dynamic Analyzer's Thread page; Scaler's sync objects).
     Threads,
+    /// Time by component (library, module): a table per library, the
+    /// caller → callee flows and a drill-down icicle (Scaler's analyzer).
+    Components,
 }
 
 /// What a view needs the trace (or the page) to have before it is offered.
@@ -85,7 +88,7 @@ pub struct ViewInfo {
 }
 
 /// Every view, in switcher order.
-pub const VIEWS: [ViewInfo; 10] = [
+pub const VIEWS: [ViewInfo; 11] = [
     ViewInfo {
         view: View::Timeline,
         name: "timeline",
@@ -165,6 +168,14 @@ pub const VIEWS: [ViewInfo; 10] = [
         key: "t",
         canvas: Some("threads-chart"),
         needs: Needs::SyncObjects,
+    },
+    ViewInfo {
+        view: View::Components,
+        name: "components",
+        label: "Components",
+        key: "l",
+        canvas: Some("components-chart"),
+        needs: Needs::Nothing,
     },
 ];
 
@@ -518,7 +529,7 @@ mod tests {
                 assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
             }
         }
-        assert_eq!(View::offered(Available::default()).count(), 5);
+        assert_eq!(View::offered(Available::default()).count(), 6);
     }
 
     /// The stack goes into the URL as its text (decoded once, by the text

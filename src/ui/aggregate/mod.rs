@@ -146,7 +146,8 @@ pub fn aggregate(props: &Props) -> Html {
         | View::Memory
         | View::Files
         | View::Network
-        | View::Threads => {
+        | View::Threads
+        | View::Components => {
             html! {}
         }
     };
