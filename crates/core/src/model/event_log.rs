@@ -29,6 +29,8 @@ pub mod value_form {
     pub const DOUBLE: u8 = 3;
     /// `true` when not zero.
     pub const BOOLEAN: u8 = 4;
+    /// No value (a `V` descriptor: a void return); printed as recorded.
+    pub const VOID: u8 = 5;
 }
 
 /// What a site is to the reader's parameter linking ([`EventLog::site_role`]).
@@ -84,7 +86,8 @@ pub struct EventLog {
     /// Per data id: the parameter index the reader prints for a parameter
     /// event (Java int bits; -1 when it finds none).
     pub site_param_index: Vec<u32>,
-    /// Per data id: the attribute text a CALL prints after `method:`.
+    /// Per data id: its attribute text as the reader keeps it (a CALL
+    /// prints it after `method:`; variables and fields are named by it).
     pub site_attributes: Vec<TextId>,
     /// Per method: `Class:method` as the reader prints it.
     pub method_place: Vec<TextId>,

@@ -143,7 +143,6 @@ impl PrinterTables {
             self.sites.resize_with(needed, || None);
         }
         let mut strings = Texts::default();
-        let empty = strings.intern(log, "");
         for site in &self.sites {
             let site = site.clone().unwrap_or_else(|| Site {
                 role: site_role::MISSING,
@@ -158,10 +157,9 @@ impl PrinterTables {
             log.site_role.push(site.role);
             log.site_params.push(site.params);
             log.site_param_index.push(site.param_index as u32);
-            let attributes = match site.role {
-                site_role::CALL => strings.intern(log, &site.attributes),
-                _ => empty,
-            };
+            // Kept for every site: the values analysis names variables and
+            // fields by them (LogPrinter prints them only on a CALL).
+            let attributes = strings.intern(log, &site.attributes);
             log.site_attributes.push(attributes);
         }
         for method in &self.methods {
@@ -340,7 +338,8 @@ fn value_form_of(desc: &str, dialect: Dialect) -> u8 {
         "F" if decoded => value_form::FLOAT,
         "D" if decoded => value_form::DOUBLE,
         "Z" if decoded => value_form::BOOLEAN,
-        "Z" | "B" | "C" | "S" | "I" | "J" | "F" | "D" | "V" => value_form::RAW,
+        "V" => value_form::VOID,
+        "Z" | "B" | "C" | "S" | "I" | "J" | "F" | "D" => value_form::RAW,
         _ => value_form::OBJECT,
     }
 }
