@@ -393,3 +393,73 @@ fn near_omniscient_and_frequency_outputs_say_their_values_are_partial() {
         assert_eq!(history.note, PARTIAL_NOTE);
     }
 }
+
+/// LOG$Exceptions: `id,M,<message>` then `id,CS,<cause>`; LOG$String:
+/// `id,length,"content"` — read here, independently of the decoder.
+fn exception_file(case: &str) -> (HashMap<i64, String>, HashMap<i64, i64>) {
+    let path = fixtures()
+        .join(GROUP)
+        .join(case)
+        .join("LOG$Exceptions00001.txt");
+    let text = std::fs::read_to_string(path).expect("exceptions file");
+    let (mut messages, mut causes) = (HashMap::new(), HashMap::new());
+    for line in text.lines() {
+        let mut cols = line.splitn(3, ',');
+        let (Some(Ok(id)), Some(tag), Some(rest)) =
+            (cols.next().map(str::parse::<i64>), cols.next(), cols.next())
+        else {
+            continue;
+        };
+        match tag {
+            "M" => {
+                messages.insert(id, rest.to_owned());
+            }
+            "CS" => {
+                causes.insert(id, rest.split(',').next().unwrap().parse().unwrap());
+            }
+            _ => {}
+        }
+    }
+    (messages, causes)
+}
+
+#[test]
+fn exceptions_and_strings_bring_their_message_cause_and_content() {
+    let name = "demo-v060-omnibinary";
+    let (trace, lines) = case(name);
+    let (messages, causes) = exception_file(name);
+    let mut thrown = 0;
+    for line in lines
+        .iter()
+        .filter(|l| l.kind == "METHOD_THROW" || l.kind == "CATCH")
+    {
+        let object: i64 = line.value.split(',').next().unwrap().parse().unwrap();
+        let history = values(&trace, &Location::DataId(line.data_id));
+        let point = history
+            .points
+            .iter()
+            .find(|p| p.seq == line.id)
+            .expect("event");
+        let detail = point.detail.as_deref().expect("an exception's message");
+        let message = &messages[&object];
+        if !message.contains('\n') {
+            assert!(detail.starts_with(message.as_str()), "{detail} / {message}");
+        }
+        let cause = causes.get(&object).copied().unwrap_or(0);
+        assert_eq!(detail.contains("; cause: "), cause != 0, "{detail}");
+        if cause != 0 {
+            assert!(detail.contains(&format!("@{cause}")), "{detail}");
+        }
+        thrown += 1;
+    }
+    assert!(thrown > 10, "{thrown} throws and catches");
+    // The string constant `"gcd = 21"` is object 8.
+    let shown = lines
+        .iter()
+        .filter(|l| l.value.starts_with("8,objectType=java.lang.String"))
+        .map(|l| values(&trace, &Location::DataId(l.data_id)))
+        .flat_map(|h| h.points)
+        .find(|p| p.text.starts_with("8,"))
+        .and_then(|p| p.detail);
+    assert_eq!(shown.as_deref(), Some("\"gcd = 21\""));
+}

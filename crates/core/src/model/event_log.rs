@@ -103,6 +103,12 @@ pub struct EventLog {
     /// The type name printed for an object id past `object_type` (none or
     /// one entry).
     pub object_type_default: Vec<TextId>,
+    /// Objects with a text (strings, exceptions), ascending object ids.
+    pub object_id: Vec<i64>,
+    /// Per `object_id`: a string's content (quoted) or an exception's message.
+    pub object_text: Vec<TextId>,
+    /// Per `object_id`: an exception's cause (an object id), or 0.
+    pub object_cause: Vec<i64>,
     /// The text table: every text's bytes, one after the other.
     pub text_bytes: Vec<u8>,
     /// The text table: where each text ends in `text_bytes`.
@@ -165,6 +171,14 @@ impl EventLog {
         let id = self.text_ends.len() as TextId;
         self.text_ends.push(self.text_bytes.len() as u32);
         id
+    }
+
+    /// Object `object`'s text (string content or exception message) and
+    /// its cause (0 when none), if the recording wrote one.
+    pub fn object_info(&self, object: i64) -> Option<(&str, i64)> {
+        let at = self.object_id.binary_search(&object).ok()?;
+        let text = self.text(*self.object_text.get(at)?);
+        Some((text, self.object_cause.get(at).copied().unwrap_or(0)))
     }
 
     /// The type name the reader prints for object `object`.

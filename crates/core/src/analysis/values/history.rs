@@ -4,7 +4,7 @@
 //! field of a class.
 
 use super::attributes::{site_name, site_owner};
-use super::text::{event_type, has_value, number_of, value_text};
+use super::text::{event_type, has_value, number_of, value_detail, value_text};
 use crate::model::{EventLog, Trace};
 use std::collections::HashSet;
 
@@ -41,6 +41,8 @@ pub struct ValuePoint {
     pub text: String,
     /// The value as a number, when it is one.
     pub number: Option<f64>,
+    /// A string's content or an exception's message and causes.
+    pub detail: Option<String>,
 }
 
 /// The answer of [`values`].
@@ -130,6 +132,7 @@ pub fn values(trace: &Trace, location: &Location) -> ValueHistory {
             data_id: site,
             text: value_text(log, event),
             number: number_of(log, event),
+            detail: value_detail(log, event),
         };
         if let Some(n) = point.number {
             history.min = Some(history.min.map_or(n, |m: f64| m.min(n)));

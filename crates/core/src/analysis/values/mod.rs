@@ -25,4 +25,4 @@ pub use history::{values, Location, ValueHistory, ValuePoint, PARTIAL_NOTE};
 pub use last_write::last_write;
 pub use lines::{line_values, locations, LineEntry, LineValues, LocationInfo};
 pub use steps::Stepper;
-pub use text::{event_type, has_value, number_of, value_text, write_value};
+pub use text::{event_type, has_value, number_of, value_detail, value_text, write_value};

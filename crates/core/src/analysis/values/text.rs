@@ -85,6 +85,34 @@ pub fn value_text(log: &EventLog, event: usize) -> String {
     out
 }
 
+/// Causes followed from an exception (a cycle or a long chain stops there).
+const CAUSES_SHOWN: usize = 4;
+
+/// What the recording wrote about the object event `event` holds: a
+/// string's content (quoted) or an exception's message, then its causes
+/// (`; cause: <type>@<id>: <message>`). `None` for other values.
+pub fn value_detail(log: &EventLog, event: usize) -> Option<String> {
+    let site = *log.site.get(event)? as usize;
+    if log.site_value.get(site) != Some(&value_form::OBJECT) {
+        return None;
+    }
+    let (text, mut cause) = log.object_info(*log.value.get(event)?)?;
+    let mut out = text.to_owned();
+    for _ in 0..CAUSES_SHOWN {
+        if cause == 0 {
+            break;
+        }
+        let type_name = log.object_type_of(cause).map_or("", |id| log.text(id));
+        let _ = write!(out, "; cause: {type_name}@{cause}");
+        let (message, next) = log.object_info(cause).unwrap_or(("", 0));
+        if !message.is_empty() {
+            let _ = write!(out, ": {message}");
+        }
+        cause = next;
+    }
+    Some(out)
+}
+
 /// Event `event`'s value as a number, when it is one (ints, longs, chars,
 /// floats, doubles; not objects, booleans or a void return). Floats and
 /// doubles of 0.4 recordings are raw bits, as that reader prints them.
@@ -138,5 +166,23 @@ mod tests {
         assert_eq!(number_of(&log, 1), None);
         assert_eq!(number_of(&log, 2), Some(2.5));
         assert_eq!(number_of(&log, 3), None);
+    }
+
+    #[test]
+    fn objects_bring_their_content_message_and_causes() {
+        use value_form::*;
+        let mut log = log_of(&[OBJECT, RAW], &[(0, 1), (0, 2), (0, 3), (1, 2)]);
+        let hello = log.add_text("\"hello\"");
+        let outer = log.add_text("wrapped");
+        let inner = log.add_text("null");
+        log.object_type_default = log.object_type.clone();
+        (log.object_id, log.object_text, log.object_cause) =
+            (vec![1, 2, 3], vec![hello, outer, inner], vec![0, 3, 0]);
+        assert_eq!(value_detail(&log, 0).as_deref(), Some("\"hello\""));
+        assert_eq!(
+            value_detail(&log, 1).as_deref(),
+            Some("wrapped; cause: java.lang.String@3: null")
+        );
+        assert_eq!(value_detail(&log, 3), None);
     }
 }

@@ -23,6 +23,7 @@
 //!   id past the list is `null`; without a readable `LOG$Types.txt` every
 //!   type is `N/A`.
 
+use super::objects::Objects;
 use super::statics::{lines_with_offsets, Dialect};
 use crate::fast_hash::FastMap;
 use crate::model::{site_role, value_form, EventLog, TextId};
@@ -194,6 +195,30 @@ impl PrinterTables {
         }
         let id = strings.intern(log, &type_name(0));
         log.object_type_default.push(id);
+    }
+}
+
+/// Adds the strings' contents and the exceptions' messages and causes to
+/// `log` (for the values analysis; LogPrinter prints none of them).
+pub fn fill_objects(objects: &Objects, log: &mut EventLog) {
+    let mut ids: Vec<u64> = objects
+        .strings
+        .keys()
+        .chain(objects.messages.keys())
+        .copied()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut strings = Texts::default();
+    for id in ids {
+        let (Ok(object), Some(text)) = (i64::try_from(id), objects.object_text(id)) else {
+            continue;
+        };
+        let text = strings.intern(log, &text);
+        log.object_id.push(object);
+        log.object_text.push(text);
+        let cause = objects.causes.get(&id).and_then(|&c| i64::try_from(c).ok());
+        log.object_cause.push(cause.unwrap_or(0));
     }
 }
 
