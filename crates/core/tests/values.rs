@@ -463,3 +463,50 @@ fn exceptions_and_strings_bring_their_message_cause_and_content() {
         .and_then(|p| p.detail);
     assert_eq!(shown.as_deref(), Some("\"gcd = 21\""));
 }
+
+#[test]
+fn a_calls_own_values_are_the_reference_lines_of_its_method() {
+    let (trace, lines) = case("demo-v060-omnibinary");
+    let thread = (0..trace.threads.len() as u32)
+        .find(|&t| thread_id(&trace, t) == "0")
+        .expect("thread 0");
+    let spans = &trace.threads[thread as usize].spans;
+    // `primitives` entered at EventId 1163, exits at 1224.
+    let span = (0..spans.start.len())
+        .filter(|&s| spans.start[s] == 1163)
+        .find(|&s| trace.strings.get(spans.name[s]).contains("primitives"))
+        .expect("the primitives span") as u32;
+    let ours: Vec<(i64, String)> =
+        flamedrop_core::analysis::values::span_values(&trace, thread, span, 1000)
+            .into_iter()
+            .map(|v| (v.seq, v.text))
+            .collect();
+    // Void returns (descriptor `V` in dataids.txt) carry no value.
+    let path = fixtures()
+        .join(GROUP)
+        .join("demo-v060-omnibinary/dataids.txt");
+    let void: Vec<u32> = std::fs::read_to_string(path)
+        .expect("dataids.txt")
+        .lines()
+        .filter(|l| l.split(',').nth(8) == Some("V"))
+        .filter_map(|l| l.split(',').next()?.parse().ok())
+        .collect();
+    let raw = reference(GROUP, "demo-v060-omnibinary", "LogPrinter.txt");
+    let theirs: Vec<(i64, String)> = raw
+        .lines()
+        .zip(&lines)
+        .filter(|(text, l)| {
+            (1163..=1224).contains(&l.id)
+                && l.thread == "0"
+                && text.contains(",demo/TraceDemo:primitives,")
+                && !void.contains(&l.data_id)
+                && !matches!(
+                    l.kind.as_str(),
+                    "LABEL" | "LINE_NUMBER" | "METHOD_ENTRY" | "CALL" | "INVOKE_DYNAMIC"
+                )
+        })
+        .map(|(_, l)| (l.id, l.value.clone()))
+        .collect();
+    assert!(theirs.len() > 20, "{}", theirs.len());
+    assert_eq!(ours, theirs);
+}

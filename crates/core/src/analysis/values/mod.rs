@@ -17,6 +17,7 @@ mod history;
 pub(crate) mod java_text;
 mod last_write;
 mod lines;
+mod span_values;
 mod steps;
 mod text;
 
@@ -24,5 +25,6 @@ pub use attributes::{site_name, site_owner};
 pub use history::{values, Location, ValueHistory, ValuePoint, PARTIAL_NOTE};
 pub use last_write::last_write;
 pub use lines::{line_values, locations, LineEntry, LineValues, LocationInfo};
+pub use span_values::{span_values, SpanValue};
 pub use steps::Stepper;
 pub use text::{event_type, has_value, number_of, value_detail, value_text, write_value};
