@@ -1,11 +1,16 @@
 //! The detail panel of the selected span: every fact, what uftrace's read
-//! triggers saw change between its entry and exit, and every recorded field.
+//! triggers saw change between its entry and exit, every recorded field and,
+//! for an omniscient SELogger trace, the values the call saw in its frame.
 
 use super::span_info;
 use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
+use flamedrop_core::analysis::values::span_values;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// Values listed in the panel (the Values view shows all).
+const MAX_VALUES: usize = 200;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -26,6 +31,13 @@ pub fn detail(props: &Props) -> Html {
     let Some(info) = span_info::span(&props.loaded, selected) else {
         return html! {};
     };
+    // SELogger: the call's own values (empty for other formats).
+    let values = span_values(
+        &props.loaded.trace,
+        selected.thread as u32,
+        selected.span,
+        MAX_VALUES,
+    );
     let zoom = {
         let on_zoom = props.on_zoom.clone();
         Callback::from(move |_: MouseEvent| on_zoom.emit(selected))
@@ -52,6 +64,16 @@ pub fn detail(props: &Props) -> Html {
                 <dl class="facts fields">
                     { for info.fields.iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd>{ v }</dd></> }) }
                 </dl>
+            }
+            if !values.is_empty() {
+                <h3>{ "Values in this call" }</h3>
+                <dl class="facts values" id="detail-values">
+                    { for values.iter().map(|v| html! { <>
+                        <dt title={format!("EventId {}", v.seq)}>{ format!("{}: {}", v.line, v.label) }</dt>
+                        <dd>{ &v.text }{ for v.detail.iter().map(|d| html! { <>{ " " }<span class="value-detail">{ d }</span></> }) }</dd>
+                    </> }) }
+                </dl>
+                if values.len() >= MAX_VALUES { <p class="note">{ format!("the first {MAX_VALUES} values") }</p> }
             }
             <button type="button" class="button" onclick={zoom}>{ "Zoom to this call" }</button>
         </section>

@@ -19,6 +19,7 @@ pub mod report_sort;
 pub mod sandwich;
 pub mod search;
 pub mod transform;
+pub mod values;
 pub mod walk;
 
 pub use calltree::{build as build_call_tree, AllocationWeight, CallTree, Node, Source};

@@ -220,6 +220,7 @@ impl Problems<'_> {
             &log.method_text,
             &log.object_type,
             &log.object_type_default,
+            &log.object_text,
         ];
         if text_columns
             .iter()

@@ -329,6 +329,9 @@ columns!(EventLog {
     method_params: U16[own_length],
     object_type: U32[own_length],
     object_type_default: U32[own_length],
+    object_id: I64[own_length],
+    object_text: U32[own_length],
+    object_cause: I64[own_length],
     text_bytes: U8[own_length],
     text_ends: U32[own_length],
 });
@@ -414,7 +417,7 @@ mod tests {
         let mut trace = b.finish();
         let mut names = Vec::new();
         trace.visit_columns(&mut |info: ColumnInfo, _: ColumnRef<'_>| names.push(info.name));
-        const EVENT_LOG: [&str; 21] = [
+        const EVENT_LOG: [&str; 24] = [
             "seq",
             "thread",
             "site",
@@ -434,6 +437,9 @@ mod tests {
             "method_params",
             "object_type",
             "object_type_default",
+            "object_id",
+            "object_text",
+            "object_cause",
             "text_bytes",
             "text_ends",
         ];

@@ -29,6 +29,8 @@ pub mod value_form {
     pub const DOUBLE: u8 = 3;
     /// `true` when not zero.
     pub const BOOLEAN: u8 = 4;
+    /// No value (a `V` descriptor: a void return); printed as recorded.
+    pub const VOID: u8 = 5;
 }
 
 /// What a site is to the reader's parameter linking ([`EventLog::site_role`]).
@@ -84,7 +86,8 @@ pub struct EventLog {
     /// Per data id: the parameter index the reader prints for a parameter
     /// event (Java int bits; -1 when it finds none).
     pub site_param_index: Vec<u32>,
-    /// Per data id: the attribute text a CALL prints after `method:`.
+    /// Per data id: its attribute text as the reader keeps it (a CALL
+    /// prints it after `method:`; variables and fields are named by it).
     pub site_attributes: Vec<TextId>,
     /// Per method: `Class:method` as the reader prints it.
     pub method_place: Vec<TextId>,
@@ -100,6 +103,12 @@ pub struct EventLog {
     /// The type name printed for an object id past `object_type` (none or
     /// one entry).
     pub object_type_default: Vec<TextId>,
+    /// Objects with a text (strings, exceptions), ascending object ids.
+    pub object_id: Vec<i64>,
+    /// Per `object_id`: a string's content (quoted) or an exception's message.
+    pub object_text: Vec<TextId>,
+    /// Per `object_id`: an exception's cause (an object id), or 0.
+    pub object_cause: Vec<i64>,
     /// The text table: every text's bytes, one after the other.
     pub text_bytes: Vec<u8>,
     /// The text table: where each text ends in `text_bytes`.
@@ -162,6 +171,14 @@ impl EventLog {
         let id = self.text_ends.len() as TextId;
         self.text_ends.push(self.text_bytes.len() as u32);
         id
+    }
+
+    /// Object `object`'s text (string content or exception message) and
+    /// its cause (0 when none), if the recording wrote one.
+    pub fn object_info(&self, object: i64) -> Option<(&str, i64)> {
+        let at = self.object_id.binary_search(&object).ok()?;
+        let text = self.text(*self.object_text.get(at)?);
+        Some((text, self.object_cause.get(at).copied().unwrap_or(0)))
     }
 
     /// The type name the reader prints for object `object`.

@@ -348,6 +348,7 @@ impl Decoder for SeloggerDecoder {
         let mut trace = replay.builder.finish();
         if !streams.is_empty() {
             std::mem::take(&mut self.printer).fill(&mut log);
+            printer::fill_objects(&replay.statics.objects, &mut log);
             trace.event_log = log;
         }
         trace

@@ -20,6 +20,9 @@ pub struct Objects {
     pub strings: HashMap<u64, String>,
     /// Exception object id → message (`None` when the message was `null`).
     pub messages: HashMap<u64, Option<String>>,
+    /// Exception object id → its cause's object id (the `CS` line; not
+    /// kept when 0).
+    pub causes: HashMap<u64, u64>,
 }
 
 impl Objects {
@@ -102,7 +105,14 @@ impl Objects {
                     self.messages.insert(id, message);
                     last_message = Some(id);
                 }
-                (Some(_), Some("CS" | "S")) => last_message = None,
+                (Some(id), Some("CS")) => {
+                    let cause = cols.next().and_then(|c| c.split(',').next()?.parse().ok());
+                    if let Some(cause) = cause.filter(|&c: &u64| c != 0) {
+                        self.causes.insert(id, cause);
+                    }
+                    last_message = None;
+                }
+                (Some(_), Some("S")) => last_message = None,
                 _ => match last_message.and_then(|id| self.messages.get_mut(&id)) {
                     Some(Some(message)) => {
                         message.push('\n');
@@ -140,6 +150,17 @@ impl Objects {
             Some(Some(message)) => format!("{ty}@{object}: {message}"),
             _ => format!("{ty}@{object}"),
         }
+    }
+
+    /// What the event log keeps of an object beside its type: a string's
+    /// content (quoted, shortened) or an exception's message (`null` when
+    /// it had none).
+    pub fn object_text(&self, object: u64) -> Option<String> {
+        if let Some(content) = self.strings.get(&object) {
+            return Some(quote_shortened(content));
+        }
+        let message = self.messages.get(&object)?;
+        Some(message.clone().unwrap_or_else(|| "null".into()))
     }
 
     /// An exception for a span detail: `Type: message` (or just the type).

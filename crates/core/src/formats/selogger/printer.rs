@@ -23,6 +23,7 @@
 //!   id past the list is `null`; without a readable `LOG$Types.txt` every
 //!   type is `N/A`.
 
+use super::objects::Objects;
 use super::statics::{lines_with_offsets, Dialect};
 use crate::fast_hash::FastMap;
 use crate::model::{site_role, value_form, EventLog, TextId};
@@ -143,7 +144,6 @@ impl PrinterTables {
             self.sites.resize_with(needed, || None);
         }
         let mut strings = Texts::default();
-        let empty = strings.intern(log, "");
         for site in &self.sites {
             let site = site.clone().unwrap_or_else(|| Site {
                 role: site_role::MISSING,
@@ -158,10 +158,9 @@ impl PrinterTables {
             log.site_role.push(site.role);
             log.site_params.push(site.params);
             log.site_param_index.push(site.param_index as u32);
-            let attributes = match site.role {
-                site_role::CALL => strings.intern(log, &site.attributes),
-                _ => empty,
-            };
+            // Kept for every site: the values analysis names variables and
+            // fields by them (LogPrinter prints them only on a CALL).
+            let attributes = strings.intern(log, &site.attributes);
             log.site_attributes.push(attributes);
         }
         for method in &self.methods {
@@ -196,6 +195,30 @@ impl PrinterTables {
         }
         let id = strings.intern(log, &type_name(0));
         log.object_type_default.push(id);
+    }
+}
+
+/// Adds the strings' contents and the exceptions' messages and causes to
+/// `log` (for the values analysis; LogPrinter prints none of them).
+pub fn fill_objects(objects: &Objects, log: &mut EventLog) {
+    let mut ids: Vec<u64> = objects
+        .strings
+        .keys()
+        .chain(objects.messages.keys())
+        .copied()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut strings = Texts::default();
+    for id in ids {
+        let (Ok(object), Some(text)) = (i64::try_from(id), objects.object_text(id)) else {
+            continue;
+        };
+        let text = strings.intern(log, &text);
+        log.object_id.push(object);
+        log.object_text.push(text);
+        let cause = objects.causes.get(&id).and_then(|&c| i64::try_from(c).ok());
+        log.object_cause.push(cause.unwrap_or(0));
     }
 }
 
@@ -340,7 +363,8 @@ fn value_form_of(desc: &str, dialect: Dialect) -> u8 {
         "F" if decoded => value_form::FLOAT,
         "D" if decoded => value_form::DOUBLE,
         "Z" if decoded => value_form::BOOLEAN,
-        "Z" | "B" | "C" | "S" | "I" | "J" | "F" | "D" | "V" => value_form::RAW,
+        "V" => value_form::VOID,
+        "Z" | "B" | "C" | "S" | "I" | "J" | "F" | "D" => value_form::RAW,
         _ => value_form::OBJECT,
     }
 }

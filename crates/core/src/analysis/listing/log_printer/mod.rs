@@ -10,13 +10,13 @@
 //! `  param[<index>] <event>` (the event's text without the place). The
 //! order and the parameters are the reader's (`order`).
 
-mod java_text;
 mod order;
 
 use super::{ListingError, LogPrinterOptions, RowInfo, RowKind, Rows};
 use crate::analysis::meter::Meter;
+use crate::analysis::values;
 use crate::fast_hash::FastMap;
-use crate::model::{site_role, value_form, EventLog, Trace};
+use crate::model::{site_role, EventLog, Trace};
 use order::ReaderOrder;
 use std::fmt::Write;
 
@@ -183,7 +183,6 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
     let log = &trace.event_log;
     let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
     let thread = log.thread.get(event).copied().unwrap_or(NONE) as usize;
-    let value = log.value.get(event).copied().unwrap_or(0);
     let text = |column: &[u32]| column.get(site).map_or("", |&id| log.text(id));
     let _ = write!(
         out,
@@ -193,18 +192,7 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
         trace.threads.get(thread).map_or("", |t| t.id.as_str()),
         site
     );
-    match log.site_value.get(site).copied().unwrap_or(value_form::RAW) {
-        value_form::OBJECT => {
-            let _ = write!(out, "{value},objectType=");
-            out.push_str(log.object_type_of(value).map_or("null", |id| log.text(id)));
-        }
-        value_form::FLOAT => java_text::write_float(out, f32::from_bits(value as u32)),
-        value_form::DOUBLE => java_text::write_double(out, f64::from_bits(value as u64)),
-        value_form::BOOLEAN => out.push_str(if value != 0 { "true" } else { "false" }),
-        _ => {
-            let _ = write!(out, "{value}");
-        }
-    }
+    values::write_value(log, event, out);
     match log.site_role.get(site).copied() {
         Some(site_role::ENTRY) => {
             let method = log.site_method.get(site).copied().unwrap_or(NONE) as usize;
