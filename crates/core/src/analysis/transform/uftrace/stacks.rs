@@ -137,7 +137,6 @@ fn retain_samples(set: &mut SampleSet, keep: &[bool]) {
     }
 }
 
-
 fn retain<T>(column: &mut Vec<T>, keep: &[bool]) {
     let mut i = 0;
     column.retain(|_| {
