@@ -18,7 +18,7 @@ mod probes;
 mod range;
 mod sync;
 
-pub use range::{summarize, RowSummary};
+pub use range::{summarize, RowSummary, STATES};
 
 use crate::model::{Format, StrId, Trace};
 
