@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::fixtures;
+use common::{fixtures, rtrace_cases as case_names, rtrace_file};
 use flamedrop_core::analysis::memory::{
     self, call_tree, group_by_stack, live_at, live_series, select, size_histogram, summarize,
     MemoryFilter, MemoryQuery, Moment, Weighting,
@@ -16,42 +16,12 @@ use flamedrop_core::analysis::memory::{
 use flamedrop_core::{decode_files, Trace};
 use std::collections::{BTreeMap, HashMap};
 
-fn case_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(fixtures().join("rtrace"))
-        .expect("rtrace fixtures")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("reference").is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 fn decode(case: &str) -> Trace {
-    let dir = fixtures().join("rtrace").join(case);
-    let path = std::fs::read_dir(&dir)
-        .expect("case folder")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "rtrace"))
-        .expect("an .rtrace file");
-    let name = format!(
-        "{case}/{}",
-        path.file_name().expect("name").to_string_lossy()
-    );
-    let bytes = std::fs::read(&path).expect("trace");
-    common::checked(decode_files(&[(name, bytes)]).expect("decodes"))
+    common::checked(decode_files(&[rtrace_file(case)]).expect("decodes"))
 }
 
 fn reference(case: &str, name: &str) -> String {
-    std::fs::read_to_string(
-        fixtures()
-            .join("rtrace")
-            .join(case)
-            .join("reference")
-            .join(name),
-    )
-    .expect("reference file")
+    common::reference("rtrace", case, name)
 }
 
 fn resource_index(trace: &Trace, name: &str) -> u32 {

@@ -14,43 +14,13 @@
 
 mod common;
 
-use common::fixtures;
+use common::{fixtures, rtrace_cases as case_names, rtrace_file};
 use flamedrop_core::analysis::report::report;
 use flamedrop_core::{decode_files, Trace};
 use std::collections::{BTreeMap, HashMap};
 
-fn case_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(fixtures().join("rtrace"))
-        .expect("rtrace fixtures")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("reference").is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-fn trace_file(case: &str) -> (String, Vec<u8>) {
-    let dir = fixtures().join("rtrace").join(case);
-    let path = std::fs::read_dir(&dir)
-        .expect("case folder")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "rtrace"))
-        .expect("an .rtrace file");
-    let name = path
-        .file_name()
-        .expect("name")
-        .to_string_lossy()
-        .into_owned();
-    (
-        format!("{case}/{name}"),
-        std::fs::read(&path).expect("trace"),
-    )
-}
-
 fn decode(case: &str) -> Trace {
-    common::checked(decode_files(&[trace_file(case)]).expect("decodes"))
+    common::checked(decode_files(&[rtrace_file(case)]).expect("decodes"))
 }
 
 fn reference(case: &str, name: &str) -> Option<String> {
@@ -394,7 +364,7 @@ fn protocol_1_4_has_the_same_calls_as_its_2_0_twin() {
 fn a_dropped_elf_names_the_frames_of_its_module() {
     let elf_path = fixtures().join("rtrace/elf/leaks");
     let files = vec![
-        trace_file("c-leaks"),
+        rtrace_file("c-leaks"),
         (
             "elf/leaks".to_owned(),
             std::fs::read(elf_path).expect("elf"),

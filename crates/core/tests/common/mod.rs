@@ -67,6 +67,38 @@ pub fn cases(group: &str) -> Vec<String> {
     names
 }
 
+/// The sp-rtrace cases (folders under `rtrace/` with a `reference/`), by name.
+pub fn rtrace_cases() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures().join("rtrace"))
+        .expect("rtrace fixtures")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("reference").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// An sp-rtrace case's `.rtrace` file: its name as `case/file` and its bytes.
+pub fn rtrace_file(case: &str) -> (String, Vec<u8>) {
+    let dir = fixtures().join("rtrace").join(case);
+    let path = std::fs::read_dir(&dir)
+        .expect("case folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "rtrace"))
+        .expect("an .rtrace file");
+    let name = path
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    (
+        format!("{case}/{name}"),
+        std::fs::read(&path).expect("trace"),
+    )
+}
+
 /// A reference file of a case, gunzipped when stored as `.gz`.
 pub fn reference(group: &str, case: &str, name: &str) -> String {
     let dir = fixtures().join(group).join(case).join("reference");
