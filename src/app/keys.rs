@@ -140,7 +140,9 @@ pub fn menu_key(page: &PageState, loaded: &Loaded, key: &str) -> Option<Step> {
         | View::Files
         | View::Network
         | View::Threads
-        | View::Components => {
+        | View::Components
+        | View::Values
+        | View::Source => {
             let s = page.selected?;
             MenuNode::of_span(&loaded.trace, s.thread, s.span)?
         }
@@ -261,6 +263,7 @@ pub fn jump(
         View::Diff | View::Listing => Jump::None,
         View::Memory | View::Files | View::Network | View::Threads => Jump::None,
         View::Components => Jump::None,
+        View::Values | View::Source => Jump::None,
     }
 }
 

@@ -190,6 +190,14 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
         View::Components => html! {
             <ComponentsView loaded={loaded.clone()} range={views.range} colouring={page.colouring} />
         },
+        View::Values => html! {
+            <crate::ui::values::ValuesView loaded={loaded.clone()} event={page.event}
+                colouring={page.colouring} on_event={link.callback(Msg::SelectEvent)} />
+        },
+        View::Source => html! {
+            <crate::ui::source_view::SourceView loaded={loaded.clone()} selected={page.selected}
+                event={page.event} on_event={link.callback(Msg::SelectEvent)} />
+        },
         View::FlameGraph | View::Sandwich | View::CallTree | View::Diff => html! {
             <Aggregate loaded={loaded.clone()} state={views.clone()} marks={page.marks.clone()}
                 compare={page.compare.compared.clone()} colouring={page.colouring}

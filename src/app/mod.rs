@@ -58,6 +58,9 @@ pub enum Msg {
     /// Decode the files held back as too big, anyway.
     LoadAnyway,
     Select(Option<SpanRef>),
+    /// Select an event of the event log (SELogger): stepping, the Values
+    /// and Source views.
+    SelectEvent(Option<u32>),
     Zoom(SpanRef),
     Tab(Tab),
     /// Highlight the spans carrying a detail chosen in a table (or clear).
@@ -215,6 +218,8 @@ impl App {
                     page.tab = Tab::Details;
                 }
             }
+            // Stepping and the following timeline/listing: the valview work.
+            Msg::SelectEvent(event) => page.event = event,
             Msg::Zoom(span) => {
                 let n = page.focus.map_or(0, |(n, _)| n + 1);
                 page.focus = Some((n, span));

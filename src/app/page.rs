@@ -76,6 +76,9 @@ pub struct PageState {
     /// flame graph zoom and diff side.
     pub views: ViewState,
     pub selected: Option<SpanRef>,
+    /// The selected event of the trace's event log (SELogger): where the
+    /// Values view's jumps, the Source view and stepping stand.
+    pub event: Option<u32>,
     /// A span to bring into view in the timeline: (request number, span).
     pub focus: Option<(u32, SpanRef)>,
     pub tab: Tab,
@@ -113,6 +116,7 @@ impl PageState {
             },
             views,
             selected: None,
+            event: None,
             focus: None,
             tab: Tab::Summary,
             highlight: None,

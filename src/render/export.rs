@@ -46,6 +46,8 @@ pub fn svg(inputs: &SvgInputs) -> Result<String, String> {
             return Err("the activity charts export as PNG only".to_owned())
         }
         View::Components => return Err("the components view: use Export PNG".to_owned()),
+        View::Values => return Err("the values view: use Export PNG".to_owned()),
+        View::Source => return Err("the source view is text".to_owned()),
         View::Diff => return diff_svg(inputs),
         View::FlameGraph => {
             inputs.width.ok_or(NOT_DRAWN)?;

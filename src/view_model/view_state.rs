@@ -51,6 +51,13 @@ pub enum View {
     /// Time by component (library, module): a table per library, the
     /// caller → callee flows and a drill-down icicle (Scaler's analyzer).
     Components,
+    /// SELogger: the history of values at one location (data id, variable,
+    /// field) in event order, with a chart for numbers (NOD4J, REMViewer).
+    Values,
+    /// SELogger: a method's source file with each line's observed values
+    /// beside it (NOD4J's presentation), or its class/method/lines from
+    /// `dataids.txt` when no sources were dropped.
+    Source,
 }
 
 /// What a view needs the trace (or the page) to have before it is offered.
@@ -67,6 +74,8 @@ pub enum Needs {
     Sockets,
     /// Sync objects (locks, condition variables, semaphores, joins).
     SyncObjects,
+    /// An event log with values (SELogger).
+    EventLog,
 }
 
 /// What the page needs to know about a view: the one list to extend when a
@@ -88,7 +97,7 @@ pub struct ViewInfo {
 }
 
 /// Every view, in switcher order.
-pub const VIEWS: [ViewInfo; 11] = [
+pub const VIEWS: [ViewInfo; 13] = [
     ViewInfo {
         view: View::Timeline,
         name: "timeline",
@@ -177,6 +186,22 @@ pub const VIEWS: [ViewInfo; 11] = [
         canvas: Some("components-chart"),
         needs: Needs::Nothing,
     },
+    ViewInfo {
+        view: View::Values,
+        name: "values",
+        label: "Values",
+        key: "v",
+        canvas: Some("values-chart"),
+        needs: Needs::EventLog,
+    },
+    ViewInfo {
+        view: View::Source,
+        name: "source",
+        label: "Source",
+        key: "e",
+        canvas: None,
+        needs: Needs::EventLog,
+    },
 ];
 
 /// What the trace on screen (and the page) has, for [`View::offered`].
@@ -187,6 +212,7 @@ pub struct Available {
     pub files: bool,
     pub sockets: bool,
     pub sync_objects: bool,
+    pub event_log: bool,
 }
 
 impl Available {
@@ -199,6 +225,7 @@ impl Available {
             files,
             sockets,
             sync_objects,
+            event_log: !trace.event_log.is_empty(),
         }
     }
 
@@ -211,6 +238,7 @@ impl Available {
             Needs::Files => self.files,
             Needs::Sockets => self.sockets,
             Needs::SyncObjects => self.sync_objects,
+            Needs::EventLog => self.event_log,
         }
     }
 }
@@ -519,6 +547,7 @@ mod tests {
                 files: true,
                 sockets: true,
                 sync_objects: true,
+                event_log: true,
             };
             assert_eq!(View::for_key(info.key, everything), Some(info.view));
             assert_eq!(

@@ -147,7 +147,9 @@ pub fn aggregate(props: &Props) -> Html {
         | View::Files
         | View::Network
         | View::Threads
-        | View::Components => {
+        | View::Components
+        | View::Values
+        | View::Source => {
             html! {}
         }
     };
