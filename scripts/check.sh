@@ -8,6 +8,10 @@
 #   scripts/check.sh --quick      skip the Trunk build and the e2e tests
 #   scripts/check.sh --e2e-only   only the Trunk build, the CLI build and the e2e tests
 #
+# The e2e suite runs twice: cross-origin isolated (service workers allowed: the page reloads once
+# and runs isolated) and not (service workers blocked: the fallback). FLAMEDROP_E2E_RUNS="on"
+# (or "off") runs one of them only; see FLAMEDROP_E2E_ISOLATION in tests/e2e/lib.js.
+#
 # Cargo builds into $CARGO_TARGET_DIR, by default ~/.cache/flamedrop/target, shared by all clones
 # (scripts/env.sh); Trunk finds its cargo outputs there too.
 set -euo pipefail
@@ -19,7 +23,7 @@ case "${1:-}" in
   '') ;;
   --quick) mode=quick ;;
   --e2e-only) mode=e2e ;;
-  -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
   *) echo "usage: scripts/check.sh [--quick | --e2e-only]" >&2; exit 2 ;;
 esac
 
@@ -61,7 +65,9 @@ if [ "$mode" != quick ]; then
   export FLAMEDROP_BASE
   echo "serving dist/ at $FLAMEDROP_BASE (pid $server)"
   rm -rf tests/e2e/out
-  run npm --prefix tests/e2e test
+  for isolation in ${FLAMEDROP_E2E_RUNS:-on off}; do
+    run env FLAMEDROP_E2E_ISOLATION="$isolation" npm --prefix tests/e2e test
+  done
 fi
 
 printf '\ncheck.sh: all checks passed (%s, %ss)\n' "$mode" "$((SECONDS - start))"

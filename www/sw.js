@@ -7,6 +7,13 @@
 //     first, so a new deploy is picked up at once, with the cached copy when offline.
 // Every same-origin GET it answers is stored, so a demo opened once also opens offline.
 // Only this origin is ever fetched. URLs are relative to the worker's scope, so any sub-path works.
+//
+// Every response it serves (page, scripts, wasm, worker files, demos, fonts, icons; from the
+// network or the cache) gets the cross-origin isolation headers that GitHub Pages cannot send:
+// COOP same-origin + COEP require-corp make the page `crossOriginIsolated` (SharedArrayBuffer),
+// CORP same-origin lets these same-origin files load under COEP. The cache keeps the responses
+// as the server sent them; the headers are added on the way out. boot.js reloads the page once
+// on the first visit so that the page itself comes through here.
 'use strict';
 
 const CACHE = 'flamedrop-v1';
@@ -51,6 +58,20 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** `response` with the isolation headers (redirects and opaque answers cannot be rebuilt: as is). */
+function isolated(response) {
+  if (response.status === 0 || response.type === 'opaqueredirect' || response.type === 'opaque') return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 async function networkFirst(request, key) {
   const cache = await caches.open(CACHE);
   try {
@@ -79,10 +100,10 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || url.origin !== self.location.origin || !url.href.startsWith(self.registration.scope)) return;
   if (request.mode === 'navigate') {
     // Any page of the app (?demo=…, index.html) is the one cached page.
-    event.respondWith(networkFirst(request, scoped('./')));
+    event.respondWith(networkFirst(request, scoped('./')).then(isolated));
   } else if (HASHED.test(url.pathname)) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(request).then(isolated));
   } else {
-    event.respondWith(networkFirst(request, request));
+    event.respondWith(networkFirst(request, request).then(isolated));
   }
 });

@@ -1,5 +1,6 @@
 //! Small conveniences over the browser APIs the page uses everywhere.
 
+pub mod isolation;
 pub mod pace;
 
 use wasm_bindgen::{JsCast, JsValue};

@@ -26,7 +26,8 @@
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
 //!   (`report()` and every view read the trace as narrowed); `listing`,
 //!   `listingLength`, `listingStatus`: see [`listing`]; `memory`: see
-//!   [`memory`]; `components`: see [`components`].
+//!   [`memory`]; `components`: see [`components`]; `isolated`: see
+//!   [`isolation`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
@@ -34,6 +35,7 @@
 
 pub mod components;
 pub mod diff;
+pub mod isolation;
 pub mod listing;
 pub mod memory;
 pub mod narrow;
@@ -147,6 +149,7 @@ pub fn install(published: &Published) {
     listing::install_into(&api, published);
     memory::install_into(&api, published);
     components::install_into(&api, published);
+    isolation::install_into(&api);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

@@ -40,6 +40,8 @@ pub fn summary(props: &Props) -> Html {
                 <dt>{ "length" }</dt><dd>{ duration(loaded.duration, unit) }</dd>
                 <dt>{ "threads" }</dt><dd>{ trace.threads.len() }</dd>
                 <dt>{ "calls" }</dt><dd>{ loaded.span_count() }</dd>
+                // Cross-origin isolated: shared memory is possible (see browser::isolation).
+                <dt>{ "isolated" }</dt><dd id="isolated">{ crate::browser::isolation::isolated_label() }</dd>
             </dl>
 
             <h3>{ format!("Diagnostics ({})", diagnostics.len()) }</h3>

@@ -13,6 +13,10 @@
 //   FLAMEDROP_CLI   the native CLI (default: $CARGO_TARGET_DIR/debug/flamedrop,
 //                   CARGO_TARGET_DIR defaulting to ~/.cache/flamedrop/target as in scripts/env.sh)
 //   CHROMIUM        the browser (default: /usr/bin/chromium)
+//   FLAMEDROP_E2E_ISOLATION  `on` (default): service workers allowed, so every page reloads once on
+//                   its first visit and runs cross-origin isolated (www/sw.js, www/boot.js);
+//                   `off`: service workers blocked (Playwright `serviceWorkers: 'block'`), the
+//                   page's fallback path, not isolated. scripts/check.sh runs the suite both ways.
 'use strict';
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
@@ -36,6 +40,10 @@ const CASES = [
   'g-finstrument-functions',
 ];
 const DEMOS = ['a-simple-nested', 'c-pthreads-mutex', 'scaler-prodcons'];
+const ISOLATION = (process.env.FLAMEDROP_E2E_ISOLATION || 'on').toLowerCase();
+if (!['on', 'off'].includes(ISOLATION)) throw new Error(`FLAMEDROP_E2E_ISOLATION must be 'on' or 'off', not '${ISOLATION}'`);
+/** Whether this run's pages are cross-origin isolated (service workers allowed). */
+const ISOLATED = ISOLATION === 'on';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
@@ -115,6 +123,7 @@ function isSameOrigin(url, origin) {
  * opts.pathPrefix: every same-origin request must have a path starting with it (sub-path test).
  * opts.viewport: defaults to 1280x800.
  * opts.base: the page's base URL, when the test serves another site (default: the viewer's).
+ * opts.serviceWorkers: 'allow' or 'block' (default: this run's mode, FLAMEDROP_E2E_ISOLATION).
  */
 async function withPage(t, fn, opts = {}) {
   const url = opts.base || (await base());
@@ -125,6 +134,7 @@ async function withPage(t, fn, opts = {}) {
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: opts.viewport || { width: 1280, height: 800 },
+    serviceWorkers: opts.serviceWorkers || (ISOLATED ? 'allow' : 'block'),
   });
   const requests = [];
   const problems = [];
@@ -312,6 +322,7 @@ async function openEmpty(page, url) {
 
 module.exports = {
   CASES,
+  ISOLATED,
   cliPath,
   DEMOS,
   SUBPATH,

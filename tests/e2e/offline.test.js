@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { SUBPATH, assertDrawn, cliReport, dropFiles, fixtureFiles, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+const { ISOLATED, SUBPATH, assertDrawn, cliReport, dropFiles, fixtureFiles, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
 
 /** Waits until the service worker controls the page and has cached the app's wasm. */
 async function waitForCache(page) {
@@ -28,7 +28,9 @@ async function waitForCache(page) {
 }
 
 for (const where of ['/', SUBPATH]) {
-  test(`offline at ${where}: the cached page opens and decodes a dropped trace`, (t) =>
+  // Offline use needs the service worker, which the non-isolated run blocks.
+  const skip = !ISOLATED && 'service workers are blocked in this run (FLAMEDROP_E2E_ISOLATION=off)';
+  test(`offline at ${where}: the cached page opens and decodes a dropped trace`, { skip }, (t) =>
     withPage(
       t,
       async ({ page, context, base }) => {
