@@ -132,11 +132,7 @@ fn serves_the_page_and_the_trace_and_nothing_else() {
 
     // The manifest lists the folder's files as a drop of it would.
     let dir = std::path::PathBuf::from(nested());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("fixture")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = fixture_names();
     let (status, _, body) = served.get(&format!("/trace/{}/manifest.json", served.token));
     assert_eq!(status, 200);
     let manifest: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
@@ -192,6 +188,84 @@ fn serves_the_page_and_the_trace_and_nothing_else() {
     let (code, stderr) = served.wait(Duration::from_secs(15));
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("the page was closed"), "{stderr}");
+}
+
+/// Reads one answer off a kept-alive connection: (status, body), by its
+/// `Content-Length`.
+fn read_answer(reader: &mut BufReader<TcpStream>) -> (u16, Vec<u8>) {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a head line");
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a length");
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).expect("the body");
+    (status, body)
+}
+
+#[test]
+fn a_kept_alive_connection_is_answered_request_after_request() {
+    if !viewer_embedded() {
+        return;
+    }
+    let served = serve(&["--no-browser", "--idle-timeout", "60"], &[]);
+    let host = format!("127.0.0.1:{}", served.port);
+    let stream = TcpStream::connect(("127.0.0.1", served.port)).expect("connects");
+    let mut writer = stream.try_clone().expect("clone");
+    let mut reader = BufReader::new(stream);
+    let token = &served.token;
+    // A beacon's body is read past, and the next request still answered.
+    write!(
+        writer,
+        "GET /trace/{token}/alive?page=k1 HTTP/1.1\r\nHost: {host}\r\n\r\n\
+         GET /trace/{token}/file/0 HTTP/1.1\r\nHost: {host}\r\n\r\n\
+         POST /trace/{token}/closed?page=k1 HTTP/1.1\r\nHost: {host}\r\nContent-Length: 4\r\n\r\nbye!\
+         GET /nothing HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("sends");
+    assert_eq!(read_answer(&mut reader).0, 204);
+    let info =
+        std::fs::read(std::path::Path::new(&nested()).join(&fixture_names()[0])).expect("file");
+    let (status, body) = read_answer(&mut reader);
+    assert_eq!(status, 200);
+    assert!(
+        body == info,
+        "file 0: {} bytes, {} on disk",
+        body.len(),
+        info.len()
+    );
+    assert_eq!(read_answer(&mut reader).0, 204);
+    assert_eq!(read_answer(&mut reader).0, 404);
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest).expect("closed");
+    assert!(rest.is_empty(), "nothing after the last answer");
+    let (code, stderr) = served.wait(Duration::from_secs(15));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("the page was closed"), "{stderr}");
+}
+
+/// The fixture folder's file names, in the server's (sorted) order.
+fn fixture_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(nested())
+        .expect("fixture")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
