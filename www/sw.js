@@ -98,6 +98,8 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin || !url.href.startsWith(self.registration.scope)) return;
+  // A trace served by `flamedrop open` (and its keep-alive pings) is never cached.
+  if (url.href.startsWith(scoped('./trace/'))) return;
   if (request.mode === 'navigate') {
     // Any page of the app (?demo=…, index.html) is the one cached page.
     event.respondWith(networkFirst(request, scoped('./')).then(isolated));

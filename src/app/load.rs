@@ -5,8 +5,8 @@
 use super::{App, Gathering, Msg, Slot};
 use crate::browser;
 use crate::loading::client::start_spares;
-use crate::loading::demos;
 use crate::loading::slot::{LoadCost, LoadMsg, LoadStep};
+use crate::loading::{demos, served};
 use crate::ui::compare::CompareRequest;
 use crate::view_model::{Compared, Loaded};
 use crate::view_model::{View, ViewChange};
@@ -42,6 +42,7 @@ impl App {
                 let label = format!("demo {name}");
                 main.begin(Some(label), demo_files(name), &send);
             }
+            Gathering::Served(token) => main.begin(None, served::fetch(token), &send),
         }
     }
 

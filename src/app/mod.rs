@@ -18,7 +18,7 @@ use crate::loading::client::start_spares;
 use crate::loading::dropped::Dropped;
 use crate::loading::parts::workers_override;
 use crate::loading::slot::{Limits, LoadMsg};
-use crate::loading::{budget, demos, InputFile};
+use crate::loading::{budget, demos, served, InputFile};
 use crate::script_api::narrow::Settle;
 use crate::script_api::{self, Published};
 use crate::timeline::SpanRef;
@@ -112,6 +112,8 @@ pub enum Gathering {
     Picked(Vec<InputFile>),
     Dropped(Dropped),
     Demo(&'static str),
+    /// The trace `flamedrop open` serves, by its token.
+    Served(String),
 }
 
 pub struct App {
@@ -140,6 +142,10 @@ impl Component for App {
         warm_chart_text();
         if let Some(name) = browser::query_param("demo") {
             ctx.link().send_message(demo_request(&name));
+        } else if let Some(token) = served::token() {
+            served::keep_alive(&token);
+            ctx.link()
+                .send_message(Msg::Gather(Gathering::Served(token)));
         }
         let published = Published::default();
         App {

@@ -112,16 +112,7 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
     };
     let mut files = Vec::with_capacity(manifest.files.len());
     for name in manifest.files {
-        let blob = fetch_response(&format!("{base}{name}"))
-            .await?
-            .blob()
-            .map_err(describe)?;
-        let blob: web_sys::Blob = JsFuture::from(blob)
-            .await
-            .map_err(describe)?
-            .unchecked_into();
-        let parts = js_sys::Array::of1(&blob);
-        let file = File::new_with_blob_sequence(&parts, &name).map_err(describe)?;
+        let file = fetch_file(&format!("{base}{name}"), &name).await?;
         files.push(InputFile {
             path: format!("{folder}/{name}"),
             blob: file.into(),
@@ -130,7 +121,18 @@ pub async fn fetch(demo: &Demo) -> Result<Vec<InputFile>, String> {
     Ok(files)
 }
 
-async fn fetch_response(url: &str) -> Result<Response, String> {
+/// The file at `url` of this site, as a `File` called `name`.
+pub(super) async fn fetch_file(url: &str, name: &str) -> Result<File, String> {
+    let blob = fetch_response(url).await?.blob().map_err(describe)?;
+    let blob: web_sys::Blob = JsFuture::from(blob)
+        .await
+        .map_err(describe)?
+        .unchecked_into();
+    File::new_with_blob_sequence(&js_sys::Array::of1(&blob), name).map_err(describe)
+}
+
+/// The answer to a GET of `url`, if it is a success.
+pub(super) async fn fetch_response(url: &str) -> Result<Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response: Response = JsFuture::from(window.fetch_with_str(url))
         .await

@@ -1,6 +1,7 @@
 //! Where traces come from: files and folders picked in the two file inputs
-//! ([`picked`]), dropped on the page ([`dropped`]), or bundled demos fetched
-//! from the site itself ([`demos`]). Each ends as a list of
+//! ([`picked`]), dropped on the page ([`dropped`]), bundled demos fetched
+//! from the site itself ([`demos`]), or the trace `flamedrop open` serves
+//! beside the page ([`served`]). Each ends as a list of
 //! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
 //! whose answer [`unpack`] turns into the trace the page shows.
 //!
@@ -16,6 +17,7 @@ pub mod demos;
 pub mod dropped;
 pub mod parts;
 pub mod picked;
+pub mod served;
 pub mod slot;
 pub mod spare;
 pub mod unpack;

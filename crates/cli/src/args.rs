@@ -6,6 +6,7 @@
 use crate::components_args::ComponentsArgs;
 use crate::memory_args::MemoryArgs;
 use crate::narrow_args::NarrowArgs;
+use crate::open_args::OpenArgs;
 use crate::replay_args::ReplayArgs;
 use clap::{Args, Parser, Subcommand};
 
@@ -61,6 +62,11 @@ pub enum Command {
     /// parallel.
     #[command(args_override_self = true)]
     Components(ComponentsArgs),
+    /// Open the trace in the viewer: serves the viewer built into this
+    /// binary and the trace on 127.0.0.1 and opens the default browser;
+    /// stops when the tab is closed.
+    #[command(args_override_self = true)]
+    Open(OpenArgs),
 }
 
 /// `flamedrop report`.

@@ -59,7 +59,7 @@ pub fn decode_paths_checked(
 }
 
 /// Every file at `paths` (folders walked), as (name, path), sorted.
-fn found_files(paths: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
+pub fn found_files(paths: &[String]) -> Result<Vec<(String, PathBuf)>, String> {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     for path in paths {
         let root = Path::new(path);

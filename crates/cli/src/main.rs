@@ -1,6 +1,7 @@
-//! The `flamedrop` command: `report`, `diff`, `convert`, `replay` and
-//! `memory` on top of flamedrop-core, with uftrace's filter options and the
-//! page's transforms narrowing the trace first.
+//! The `flamedrop` command: `report`, `diff`, `convert`, `replay`,
+//! `memory` and `components` on top of flamedrop-core, with uftrace's filter
+//! options and the page's transforms narrowing the trace first; `open`
+//! shows a trace in the viewer built into the binary.
 
 mod args;
 mod components;
@@ -12,6 +13,8 @@ mod memory_args;
 mod memory_text;
 mod narrow;
 mod narrow_args;
+mod open;
+mod open_args;
 mod replay;
 mod replay_args;
 mod usage_errors;
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
             memory::run(args).and_then(|text| write_out(output, &text))
         }
         Command::Components(args) => components::run(args),
+        Command::Open(args) => open::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
