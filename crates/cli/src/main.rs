@@ -14,6 +14,7 @@ mod narrow;
 mod narrow_args;
 mod replay;
 mod replay_args;
+mod saved_input;
 mod usage_errors;
 
 use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};
