@@ -39,7 +39,7 @@ pub const EXTENSION: &str = ".flamedrop";
 
 /// The screen a trace was saved on. Every field has a default, so a file
 /// missing one (or holding one this version does not know) still opens.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Header {
     /// The flamedrop that wrote the file ("flamedrop 0.1.0").
@@ -58,8 +58,23 @@ pub struct Header {
     pub tab: String,
     /// The node each flame graph canvas (by id) is zoomed into.
     pub zoom: BTreeMap<String, u32>,
+    /// The timeline's window: its first and last time (offsets from the
+    /// trace's first timestamp) and how far its lanes are scrolled (px).
+    pub timeline: Option<(f64, f64, f64)>,
     /// Calls coloured by module / library / class rather than by name.
     pub colour_by_group: bool,
+}
+
+impl Header {
+    /// The header as JSON (as the file holds it).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A header from its JSON.
+    pub fn from_json(text: &str) -> Result<Header, String> {
+        serde_json::from_str(text).map_err(|e| format!("the saved screen does not read: {e}"))
+    }
 }
 
 /// What a `.flamedrop` file holds.

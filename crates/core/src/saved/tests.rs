@@ -29,6 +29,7 @@ fn header() -> Header {
         event: None,
         tab: "details".into(),
         zoom: BTreeMap::from([("flamegraph".to_owned(), 2)]),
+        timeline: Some((10.5, 90.25, 12.0)),
         colour_by_group: true,
     }
 }
