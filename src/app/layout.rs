@@ -84,6 +84,7 @@ fn controls(page: &PageState, link: &Scope<App>) -> Html {
             <ViewControls view={page.views.view} search={page.views.search.clone()} count={page.count.clone()}
                 on_change={link.callback(Msg::Views)} on_theme={link.callback(|_| Msg::ToggleTheme)}
                 on_help={link.callback(|_| Msg::Help(true))} on_export={link.callback(Msg::Export)}
+                on_save={link.callback(|_| Msg::SaveAnalysis)}
                 by_group={page.colouring.by_group} on_colour={link.callback(|_| Msg::ToggleColour)}
                 next_theme={if page.colouring.dark { "light" } else { "dark" }}
                 available={page.trace.as_ref().map(|l| Available::of(&l.trace, c.compared.is_some())).unwrap_or_default()} />
@@ -162,7 +163,7 @@ fn workspace(
                 colouring={page.colouring} on_report={on_report.clone()} range={views.range}
                 on_range={link.callback(|r| Msg::Views(ViewChange::Range(r)))}
                 lanes={views.lanes.clone()} on_lanes={link.callback(|l| Msg::Views(ViewChange::Lanes(l)))}
-                on_step={link.callback(Msg::PushStep)} />
+                on_step={link.callback(Msg::PushStep)} window={page.timeline_window} />
             { view_body(page, loaded, link) }
             <Sidebar loaded={loaded.clone()} selected={page.selected} tab={page.tab}
                 on_tab={link.callback(Msg::Tab)} on_zoom={link.callback(Msg::Zoom)}

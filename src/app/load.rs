@@ -100,6 +100,10 @@ impl App {
     /// stack the URL holds, if any.
     fn show(&mut self, ctx: &Context<Self>, loaded: Rc<Loaded>, cost: LoadCost) {
         let page = &mut self.page;
+        page.reopened = None;
+        if let Some(header) = &loaded.reopened {
+            super::save::reopen_views(page, header);
+        }
         page.views.source = page.views.source.or_available(&loaded.trace);
         page.error = None;
         self.published
@@ -112,6 +116,8 @@ impl App {
         let stack = page.views.narrow.clone();
         if !stack.steps.is_empty() {
             self.narrow_to(ctx, stack, None);
+        } else {
+            super::save::restore(&mut self.page);
         }
         // Workers for the next load, once the first frames are drawn.
         gloo::timers::callback::Timeout::new(SPARES_AFTER_MS, start_spares).forget();

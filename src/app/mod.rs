@@ -12,6 +12,7 @@ pub mod listing;
 mod load;
 mod narrow;
 pub mod page;
+mod save;
 
 use crate::browser;
 use crate::loading::client::start_spares;
@@ -78,6 +79,8 @@ pub enum Msg {
     Export(&'static str),
     /// Colour by name or by module / library / class.
     ToggleColour,
+    /// Download the analysis on screen as a `.flamedrop` file.
+    SaveAnalysis,
     /// From the compare panel.
     Compare(CompareRequest),
     /// Push one narrowing step onto the stack (from the filter bar, a
@@ -275,6 +278,7 @@ impl App {
             Msg::Narrowed(n, stack, outcome) => return self.narrowed(ctx, n, stack, *outcome),
             Msg::ComparisonNarrowed(n, outcome) => return self.comparison_narrowed(n, outcome),
             Msg::ListingBuilt(n, timing) => return self.listing_built(n, timing),
+            Msg::SaveAnalysis => return self.save_analysis(),
             Msg::Export(kind) => {
                 if let Err(e) = export::download(page, &self.published.borrow(), kind) {
                     gloo::console::warn!(format!("flamedrop: export: {e}"));

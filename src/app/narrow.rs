@@ -125,6 +125,7 @@ impl App {
         gloo::console::warn!(format!("flamedrop: narrowing: {message}"));
         let page = &mut self.page;
         page.narrowing.fail(message.clone());
+        page.reopened = None;
         page.views.narrow = page.narrowing.applied();
         browser::set_fragment(&page.views.to_fragment());
         self.settle(Err(message));
@@ -149,6 +150,8 @@ impl App {
             .take()
             .map(|h| Rc::new(Highlight::new(&shown.trace, h.field.clone())));
         page.trace = Some(shown);
+        page.timeline_window = None;
+        super::save::restore(page);
         page.shown_version = page.shown_version.wrapping_add(1);
         page.refresh_search();
         let text = page.views.narrow.to_string();

@@ -94,6 +94,13 @@ pub struct PageState {
     pub help: bool,
     /// The Listing view's build, its timing and its search jumps.
     pub listing: ListingState,
+    /// A reopened `.flamedrop` file's selection, tab and zoom, waiting for
+    /// the trace to be narrowed as saved (`app::save::restore`).
+    pub reopened: Option<flamedrop_core::saved::Header>,
+    /// The timeline's window a reopened file was saved with (start, end,
+    /// scroll), which the chart starts from; `None` once another trace is
+    /// shown.
+    pub timeline_window: Option<(f64, f64, f64)>,
 }
 
 impl PageState {
@@ -129,6 +136,8 @@ impl PageState {
             },
             help: false,
             listing: ListingState::default(),
+            reopened: None,
+            timeline_window: None,
         }
     }
 
@@ -158,6 +167,7 @@ impl PageState {
         self.tab = Tab::Summary;
         self.highlight = None;
         self.views.forget_zoom();
+        self.timeline_window = None;
         self.forget_comparison();
     }
 

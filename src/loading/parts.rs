@@ -20,6 +20,8 @@ const ARCHIVE_ENDINGS: [&str; 4] = [".zip", ".gz", ".tgz", ".tar"];
 pub struct Answer {
     pub trace: js_sys::ArrayBuffer,
     pub columns: js_sys::Array,
+    /// The saved screen, when the input was a `.flamedrop` file.
+    pub reopened: Option<String>,
 }
 
 enum Part {
@@ -141,12 +143,20 @@ impl Decoding {
                 columns,
                 worker_ms,
                 phases,
+                reopened,
             } => {
                 if worker_ms >= self.worker_ms {
                     self.worker_ms = worker_ms;
                     self.phases = phases;
                 }
-                self.settle(at, Part::Answered(Answer { trace, columns }))
+                self.settle(
+                    at,
+                    Part::Answered(Answer {
+                        trace,
+                        columns,
+                        reopened,
+                    }),
+                )
             }
             WorkerEvent::NotSplit => self.settle(at, Part::Idle),
             WorkerEvent::Failed { message } => {

@@ -40,7 +40,9 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         last = at;
     };
     let mut whole: Option<Trace> = None;
+    let mut reopened = None;
     for answer in answers {
+        reopened = reopened.or(answer.reopened);
         let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
         drop(answer.trace);
         let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
@@ -69,7 +71,11 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
     let (index, counter_index) = index_trace(&trace, &mut pace).await;
     cost.index_ms = crate::browser::now() - indexing;
     cost.phases.push(("page index".to_owned(), cost.index_ms));
-    Ok((Loaded::new(trace, index, counter_index, label), cost))
+    let mut loaded = Loaded::new(trace, index, counter_index, label);
+    if let Some(header) = reopened {
+        crate::view_model::saved_screen::reopened(&mut loaded, &header)?;
+    }
+    Ok((loaded, cost))
 }
 
 /// Each thread's rows and each counter's index (built here, where pauses

@@ -1,6 +1,6 @@
 //! The header's view controls: the view switcher (`button#view-<name>`
 //! with `data-view`; `button#view-diff` only while a comparison is open), the search box (`input#search`, `#search-count`), the
-//! export buttons (PNG, SVG), the colouring and theme toggles and the help
+//! export buttons (PNG, SVG), "Save analysis" (`button#save-analysis`, labelled Save), the colouring and theme toggles and the help
 //! button.
 
 use crate::view_model::{Available, View, ViewChange};
@@ -19,6 +19,9 @@ pub struct Props {
     pub on_help: Callback<()>,
     /// Export the view as `png` or `svg`.
     pub on_export: Callback<&'static str>,
+    /// Save the analysis (trace and screen) as a `.flamedrop` file.
+    #[prop_or_default]
+    pub on_save: Callback<()>,
     /// Colour calls by their group (module, library, class) rather than name.
     pub by_group: bool,
     pub on_colour: Callback<()>,
@@ -68,6 +71,9 @@ pub fn view_controls(props: &Props) -> Html {
             <button type="button" id="export-svg" class="button" title="Save the view as an SVG file"
                 disabled={no_image}
                 onclick={props.on_export.reform(|_| "svg")}>{ "SVG" }</button>
+            <button type="button" id="save-analysis" class="button" aria-label="Save analysis"
+                title="Save analysis: the trace and this screen as one .flamedrop file, to reopen or share"
+                onclick={props.on_save.reform(|_| ())}>{ "Save" }</button>
             <button type="button" id="colour-toggle" class="button" aria-pressed={props.by_group.to_string()}
                 title="Colour calls by name, or by module / library / class" onclick={props.on_colour.reform(|_| ())}>
                 { if props.by_group { "by module" } else { "by name" } }

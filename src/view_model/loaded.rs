@@ -36,6 +36,8 @@ pub struct Loaded {
     listing: RefCell<Option<(ListingOptions, Built)>>,
     /// uftrace's read-trigger deltas per call and per tree node.
     pub read_events: ReadEvents,
+    /// The screen a reopened `.flamedrop` file was saved on.
+    pub reopened: Option<flamedrop_core::saved::Header>,
 }
 
 /// A built listing of the trace, or why it has none.
@@ -75,6 +77,7 @@ impl Loaded {
             trace,
             trees: Trees::default(),
             listing: RefCell::new(None),
+            reopened: None,
         }
     }
 

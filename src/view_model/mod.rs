@@ -22,6 +22,7 @@ pub mod memory;
 pub mod narrowing;
 pub mod node_menu;
 pub mod read_events;
+pub mod saved_screen;
 pub mod slice_budget;
 pub mod source;
 pub mod table;

@@ -55,6 +55,10 @@ pub enum WorkerEvent {
         worker_ms: f64,
         /// Where that time went: (phase, ms), in order.
         phases: Phases,
+        /// The screen a reopened `.flamedrop` file was saved on (its
+        /// header as JSON, `flamedrop_core::saved::Header`).
+        #[serde(default)]
+        reopened: Option<String>,
     },
     /// This input cannot be split; the worker of part 0 decodes all of it,
     /// and this one has nothing to do.

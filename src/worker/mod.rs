@@ -11,6 +11,7 @@
 
 pub mod archives;
 pub mod reader;
+pub mod saved;
 
 use crate::wire::columns;
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
@@ -50,12 +51,18 @@ async fn handle(data: JsValue) {
     let started = now();
     let mut clock = Clock::new();
     let outcome = match from_js::<DecodeRequest>(data) {
-        Ok(request) => decode(request, &mut clock).await,
+        // A `.flamedrop` file holds a decoded trace and the screen it was on.
+        Ok(request) => match saved::reopen(&request).await {
+            Some(reopened) => reopened.map(|r| r.map(|(trace, screen)| (trace, Some(screen)))),
+            None => decode(request, &mut clock)
+                .await
+                .map(|t| t.map(|trace| (trace, None))),
+        },
         Err(e) => Err(e),
     };
     match outcome {
         Ok(None) => post(&WorkerEvent::NotSplit),
-        Ok(Some(mut trace)) => {
+        Ok(Some((mut trace, reopened))) => {
             let columns = columns::detach(&mut trace);
             clock.lap("worker columns");
             let bytes = codec::encode(&trace);
@@ -72,6 +79,7 @@ async fn handle(data: JsValue) {
                 columns,
                 worker_ms: now() - started,
                 phases: clock.phases,
+                reopened,
             };
             post_transfer(&event, &transfer);
         }

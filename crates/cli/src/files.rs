@@ -23,6 +23,13 @@ pub fn decode_paths_checked(
     paths: &[String],
     check: impl FnOnce(Format) -> Result<(), String>,
 ) -> Result<Trace, String> {
+    if let Some(saved) = crate::saved_input::read_saved(paths) {
+        let trace = saved?;
+        if let Some(format) = trace.format {
+            check(format)?;
+        }
+        return Ok(trace);
+    }
     let (sources, notes) = expand_archives(found_files(paths)?)?;
     let probes = sources
         .iter()

@@ -17,6 +17,7 @@ mod open;
 mod open_args;
 mod replay;
 mod replay_args;
+mod saved_input;
 mod usage_errors;
 
 use args::{Cli, Command, ConvertArgs, DiffArgs, Format, ReportArgs};

@@ -76,6 +76,10 @@ pub struct Props {
     /// A transform chosen in a span's menu.
     #[prop_or_default]
     pub on_step: Callback<Step>,
+    /// The window to start from (start, end, scroll) instead of the whole
+    /// trace: a reopened `.flamedrop` file's.
+    #[prop_or_default]
+    pub window: Option<(f64, f64, f64)>,
 }
 
 pub enum Msg {
@@ -190,6 +194,10 @@ impl Component for FlameChart {
             long_press: LongPress::default(),
         };
         chart.arrange(&ctx.props().lanes);
+        if let Some((start, end, scroll)) = ctx.props().window {
+            chart.model.show(start, end);
+            chart.model.scroll = scroll;
+        }
         chart
     }
 

@@ -16,6 +16,13 @@ const MAGIC: &[u8; 8] = b"FLMDRP04";
 
 /// Encodes a trace.
 pub fn encode(trace: &Trace) -> Vec<u8> {
+    encode_first_counters(trace, trace.counters.len())
+}
+
+/// Encodes a trace with only its first `counters` counter tracks (the
+/// viewer leaves out the tracks it added itself, which it adds again when
+/// it opens the trace: `.flamedrop` files).
+pub fn encode_first_counters(trace: &Trace, counters: usize) -> Vec<u8> {
     let spans: usize = trace.threads.iter().map(|t| t.spans.len()).sum();
     let mut w = Writer(Vec::with_capacity(64 + spans * 23));
     w.0.extend_from_slice(MAGIC);
@@ -43,7 +50,8 @@ pub fn encode(trace: &Trace) -> Vec<u8> {
     trace.stacks.visit_columns(&mut w);
     w.each(&trace.sample_sets, Writer::sample_set);
     w.each(&trace.allocations, Writer::allocations);
-    w.each(&trace.counters, Writer::counter);
+    let counters = trace.counters.get(..counters).unwrap_or(&trace.counters);
+    w.each(counters, Writer::counter);
     w.each(&trace.tables, Writer::table);
     trace.event_log.visit_columns(&mut w);
     w.0
