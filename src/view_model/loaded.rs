@@ -3,6 +3,7 @@
 //! views built from it so far ([`Trees`]). No web types: it builds natively.
 
 use super::read_events::ReadEvents;
+use super::source_view_files::SourceFiles;
 use super::trees::Trees;
 use crate::view_model::SourceKey;
 use flamedrop_core::analysis::listing::{Listing, ListingError, ListingOptions};
@@ -36,6 +37,8 @@ pub struct Loaded {
     listing: RefCell<Option<(ListingOptions, Built)>>,
     /// uftrace's read-trigger deltas per call and per tree node.
     pub read_events: ReadEvents,
+    /// The traced program's sources dropped with the trace (Source view).
+    pub sources: SourceFiles,
 }
 
 /// A built listing of the trace, or why it has none.
@@ -75,6 +78,7 @@ impl Loaded {
             trace,
             trees: Trees::default(),
             listing: RefCell::new(None),
+            sources: SourceFiles::default(),
         }
     }
 
