@@ -5,7 +5,8 @@
 // `TraceDemo.java:`), with their counts; clicking a value selects its event and marks the call.
 // Without sources the same values sit in the class/method/line rows of dataids.txt, with a note.
 // A sources .jar picked with the trace's files, and a sources .zip inside a picked folder, work
-// too (both written by this test from the fixture's TraceDemo.java). Screenshots:
+// too (both written by this test from the fixture's TraceDemo.java). With primitives' method span
+// selected in the timeline, the view opens on that method with the call's lines marked. Screenshots:
 // docs/views/source.png and source-dark.png (with FLAMEDROP_UPDATE_DOCS=1).
 'use strict';
 const assert = require('node:assert/strict');
@@ -216,4 +217,28 @@ test('source view: sources from a .jar picked with the trace and a .zip inside a
       assert.equal(await page.textContent('#source-file'), 'demo/TraceDemo.java');
       assert.equal(await page.textContent('#source-lines tr[data-line="64"] .source-code'), source[63]);
     }
+  }, WIDE));
+
+test('source view: the selected call\'s method is shown, its lines and values marked', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-folder', CASE);
+    await waitForState(page, 'ready');
+    // The first call of primitives, as in selogger_values.test.js.
+    await page.evaluate(() => window.flamedrop.search('/primitives/'));
+    await page.click('canvas#flamechart', { position: { x: 5, y: 5 } });
+    await page.keyboard.press('n');
+    await page.waitForSelector('#detail-values');
+    // The call site in main comes first (its values are main's); the next match is the method's span.
+    const first = await page.textContent('#detail .detail-name');
+    await page.keyboard.press('n');
+    await page.waitForFunction((was) => document.querySelector('#detail .detail-name')?.textContent !== was, first);
+    assert.match(await page.textContent('#detail .detail-name'), /primitives/);
+    await page.click('#view-source');
+    await page.waitForSelector('#source-lines tr[data-line="64"]');
+    assert.equal(await page.inputValue('#source-method'), METHOD);
+    const hit = await page.$$eval('#source-lines tr.hit', (rows) => rows.map((r) => Number(r.dataset.line)));
+    assert.ok(LINES.every((l) => hit.includes(l)), `the call's lines are marked: ${hit}`);
+    const mixed = await page.$('#source-lines tr[data-line="64"] button.source-value.in-call[data-value="383.1415926535898"]');
+    assert.ok(mixed, 'the call\'s value of mixed is marked');
   }, WIDE));
