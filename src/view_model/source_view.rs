@@ -27,6 +27,21 @@ impl MethodItem {
     pub fn class(&self) -> &str {
         self.place.split_once(':').map_or(&self.place, |(c, _)| c)
     }
+
+    /// The name its declaration has in the source: the method's, a
+    /// constructor's class (`TraceDemo` for `<init>`), `static` for a class
+    /// initializer.
+    pub fn source_name(&self) -> &str {
+        let method = self.place.split_once(':').map_or("", |(_, m)| m);
+        match method {
+            "<init>" => {
+                let class = self.class();
+                class.rsplit(['/', '$']).next().unwrap_or(class)
+            }
+            "<clinit>" => "static",
+            other => other,
+        }
+    }
 }
 
 fn method_item(log: &EventLog, method: u32, events: u32) -> MethodItem {
@@ -250,4 +265,23 @@ pub fn call_lines(log: &EventLog, call: &Call) -> HashSet<i32> {
         .filter_map(|&site| log.site_line.get(site as usize))
         .map(|&line| line as i32)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_methods_name_in_its_source() {
+        let item = |place: &str| MethodItem {
+            method: 0,
+            place: place.to_owned(),
+            source: "TraceDemo.java".to_owned(),
+            events: 1,
+        };
+        assert_eq!(item("demo/Bank:deposit").source_name(), "deposit");
+        assert_eq!(item("demo/Bank:deposit").class(), "demo/Bank");
+        assert_eq!(item("demo/TraceDemo$Inner:<init>").source_name(), "Inner");
+        assert_eq!(item("demo/TraceDemo:<clinit>").source_name(), "static");
+    }
 }

@@ -160,10 +160,36 @@ fn entries_of(values: &MethodValues, line: i32, marks: &Marks) -> Vec<Entry> {
         .collect()
 }
 
-/// The view's rows: every line of `source` when there is one, else the
-/// method's lines from dataids.txt.
-pub fn layout(values: &MethodValues, source: Option<&str>, marks: &Marks) -> Layout {
-    let first = values.all_lines.first().copied().unwrap_or(1);
+/// Lines looked at above a method's first recorded line for its declaration.
+const DECLARATION_ABOVE: usize = 6;
+
+/// The line declaring `name` (`deposit`, a constructor's class name,
+/// `static` for a class initializer) at or just above line `first` of
+/// `source`: the closest one holding `name(` (or `static {`).
+pub fn declaration_line(source: &str, first: i32, name: &str) -> Option<i32> {
+    let wanted = if name == "static" {
+        "static {".to_owned()
+    } else {
+        format!("{name}(")
+    };
+    let upto = usize::try_from(first).ok()?;
+    let lines: Vec<&str> = source.lines().take(upto).collect();
+    let from = lines.len().saturating_sub(DECLARATION_ABOVE);
+    let found = lines
+        .get(from..)?
+        .iter()
+        .rposition(|l| l.contains(&wanted))?;
+    Some((from + found) as i32 + 1)
+}
+
+/// The view's rows: every line of `source` when there is one (the method
+/// from its declaration, found by `name`, to its last recorded line), else
+/// the method's lines from dataids.txt.
+pub fn layout(values: &MethodValues, source: Option<&str>, marks: &Marks, name: &str) -> Layout {
+    let recorded = values.all_lines.first().copied().unwrap_or(1);
+    let first = source
+        .and_then(|text| declaration_line(text, recorded, name))
+        .unwrap_or(recorded);
     let last = values.all_lines.last().copied().unwrap_or(first);
     let row = |line: i32, code: Option<String>| Row {
         line,
@@ -252,7 +278,7 @@ mod tests {
         let mut marks = Marks::default();
         marks.call_lines.insert(3);
         let source = "package p;\nclass A {\n  int x = 1;\n  y();\n}\n";
-        let layout = layout(&method(), Some(source), &marks);
+        let layout = layout(&method(), Some(source), &marks, "nothing");
         let lines: Vec<i32> = layout.rows.iter().map(|r| r.line).collect();
         assert_eq!(lines, [1, 2, 3, 4, 5]);
         assert_eq!(layout.rows[2].code.as_deref(), Some("  int x = 1;"));
@@ -276,6 +302,23 @@ mod tests {
     }
 
     #[test]
+    fn a_method_starts_at_its_declaration() {
+        let source = "class A {\n  int f(int x) {\n    // note\n    return x;\n  }\n  static {\n    y = 1;\n  }\n}\n";
+        assert_eq!(declaration_line(source, 4, "f"), Some(2));
+        assert_eq!(declaration_line(source, 7, "static"), Some(6));
+        assert_eq!(declaration_line(source, 4, "g"), None);
+        let mut values = method();
+        values.all_lines = vec![4];
+        let rows = layout(&values, Some(source), &Marks::default(), "f").rows;
+        let in_method: Vec<i32> = rows
+            .iter()
+            .filter(|r| r.in_method)
+            .map(|r| r.line)
+            .collect();
+        assert_eq!(in_method, [2, 3, 4]);
+    }
+
+    #[test]
     fn kinds_have_short_tags() {
         assert_eq!(kind_tag("CALL_RETURN"), "returned");
         assert_eq!(kind_tag("GET_INSTANCE_FIELD"), "object");
@@ -284,7 +327,7 @@ mod tests {
 
     #[test]
     fn without_a_file_the_methods_dataids_lines_are_the_rows() {
-        let layout = layout(&method(), None, &Marks::default());
+        let layout = layout(&method(), None, &Marks::default(), "x");
         let lines: Vec<(i32, bool, usize)> = layout
             .rows
             .iter()

@@ -111,6 +111,7 @@ pub fn source_view(props: &Props) -> Html {
                 values,
                 file.map(|(_, text)| &**text),
                 &marks_of(props, item.method),
+                item.source_name(),
             );
             lines::body(props, item, file.map(|(path, _)| path), rows)
         }
