@@ -242,3 +242,12 @@ test('source view: the selected call\'s method is shown, its lines and values ma
     const mixed = await page.$('#source-lines tr[data-line="64"] button.source-value.in-call[data-value="383.1415926535898"]');
     assert.ok(mixed, 'the call\'s value of mixed is marked');
   }, WIDE));
+
+test('source view: the SELogger demo carries its program\'s source', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await page.goto(`${base}?demo=selogger-v060-omnibinary`);
+    await waitForState(page, 'ready');
+    await openSourceView(page, METHOD);
+    assert.equal(await page.textContent('#source-file'), 'demo/TraceDemo.java');
+    assert.equal(await page.textContent('#source-lines tr[data-line="64"] .source-code'), fs.readFileSync(JAVA, 'utf8').split('\n')[63]);
+  }, WIDE));
