@@ -4,10 +4,11 @@
 // reference/LogPrinter.txt.gz prints for the data ids of that line (Line= is the number after
 // `TraceDemo.java:`), with their counts; clicking a value selects its event and marks the call.
 // Without sources the same values sit in the class/method/line rows of dataids.txt, with a note.
-// A sources .jar picked with the trace's files, and a sources .zip inside a picked folder, work
-// too (both written by this test from the fixture's TraceDemo.java). With primitives' method span
-// selected in the timeline, the view opens on that method with the call's lines marked. Screenshots:
-// docs/views/source.png and source-dark.png (with FLAMEDROP_UPDATE_DOCS=1).
+// A sources .jar picked with the trace's files, a sources .zip inside a picked folder (both written
+// by this test from the fixture's TraceDemo.java) and the .java file dropped with the trace's files
+// work too. With primitives' method span selected in the timeline, the view opens on that method
+// with the call's lines marked; the bundled SELogger demo carries its source. Screenshots:
+// docs/views/source.png, source-dark.png and source-dataids.png (with FLAMEDROP_UPDATE_DOCS=1).
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { test } = require('node:test');
-const { openEmpty, pageReport, saveShots, waitForState, withPage } = require('./lib.js');
+const { dropFiles, openEmpty, pageReport, saveShots, waitForState, withPage } = require('./lib.js');
 
 const CASE = path.join(__dirname, '..', 'fixtures', 'selogger', 'demo-v060-omnibinary');
 const JAVA = path.join(CASE, 'source', 'TraceDemo.java');
@@ -191,7 +192,7 @@ function storedZip(entries) {
   return Buffer.concat([...locals, central, end]);
 }
 
-test('source view: sources from a .jar picked with the trace and a .zip inside a picked folder', (t) =>
+test('source view: sources from a .jar picked with the trace, a .zip inside a picked folder, a dropped .java', (t) =>
   withPage(t, async ({ page, base }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flamedrop-sources-'));
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -207,6 +208,8 @@ test('source view: sources from a .jar picked with the trace and a .zip inside a
     for (const open of [
       () => page.setInputFiles('#open-files', [...traceFiles.map((f) => path.join(CASE, f)), jar]),
       () => page.setInputFiles('#open-folder', folder),
+      // Dropped loose files (bare names): the .java file is found by its package line.
+      () => dropFiles(page, [...traceFiles, 'source/TraceDemo.java'].map((f) => ({ name: path.basename(f), bytes: fs.readFileSync(path.join(CASE, f)) }))),
     ]) {
       await openEmpty(page, base);
       await open();
