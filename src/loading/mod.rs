@@ -19,6 +19,7 @@ pub mod parts;
 pub mod picked;
 pub mod served;
 pub mod slot;
+pub mod sources;
 pub mod spare;
 pub mod unpack;
 
@@ -29,6 +30,8 @@ pub struct Opened {
     pub files: Vec<InputFile>,
     /// What was opened: a folder name, "3 files", "demo a-simple-nested".
     pub label: String,
+    /// The traced program's sources found among the files (`sources`).
+    pub sources: crate::view_model::source_view_files::SourceFiles,
 }
 
 impl Opened {
@@ -40,7 +43,11 @@ impl Opened {
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let label = label.unwrap_or_else(|| describe(&files));
-        Ok(Opened { files, label })
+        Ok(Opened {
+            files,
+            label,
+            sources: Default::default(),
+        })
     }
 
     /// Total size in bytes.

@@ -13,6 +13,7 @@ use super::client::silence_allowance_ms;
 use super::parts::{workers_for, Decoding, Step};
 use super::unpack::unpack;
 use super::{budget, InputFile, Opened};
+use crate::view_model::source_view_files::SourceFiles;
 use crate::view_model::Loaded;
 use crate::wire::protocol::{Phases, WorkerEvent};
 use std::future::Future;
@@ -89,6 +90,8 @@ pub struct LoadSlot {
     pub progress: Option<Progress>,
     /// Files held back because they looked too big for the tab.
     pub too_big: Option<Opened>,
+    /// The sources opened with the trace being decoded.
+    sources: SourceFiles,
 }
 
 impl LoadSlot {
@@ -101,6 +104,7 @@ impl LoadSlot {
             label: String::new(),
             progress: None,
             too_big: None,
+            sources: SourceFiles::default(),
         }
     }
 
@@ -131,7 +135,15 @@ impl LoadSlot {
         });
         let (id, send) = (self.load, send.clone());
         wasm_bindgen_futures::spawn_local(async move {
-            let opened = gather.await.and_then(|files| Opened::new(files, label));
+            let opened = match gather.await {
+                // The traced program's sources travel beside the trace.
+                Ok(files) => super::sources::take(files)
+                    .await
+                    .and_then(|(files, sources)| {
+                        Opened::new(files, label).map(|opened| Opened { sources, ..opened })
+                    }),
+                Err(message) => Err(message),
+            };
             send.emit(LoadMsg::Opened(id, opened));
         });
     }
@@ -191,6 +203,7 @@ impl LoadSlot {
     /// Hands the files to new decoding workers.
     fn decode(&mut self, opened: Opened, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
         self.label = opened.label.clone();
+        self.sources = opened.sources.clone();
         self.progress = Some(Progress {
             label: opened.label.clone(),
             read: 0.0,
@@ -239,13 +252,17 @@ impl LoadSlot {
                     p.read = p.total; // the bar is full while the trace is prepared
                 }
                 let (id, label, send) = (self.load, self.label.clone(), send.clone());
+                let sources = std::mem::take(&mut self.sources);
                 let started = crate::browser::now();
                 let parts = answers.len() as u32;
                 wasm_bindgen_futures::spawn_local(async move {
                     let unpacked = unpack(answers, label).await;
                     let unpack_ms = crate::browser::now() - started;
                     let (loaded, page) = match unpacked {
-                        Ok((loaded, page)) => (Ok(Rc::new(loaded)), page),
+                        Ok((mut loaded, page)) => {
+                            loaded.sources = sources;
+                            (Ok(Rc::new(loaded)), page)
+                        }
                         Err(message) => (Err(message), Default::default()),
                     };
                     let cost = LoadCost {

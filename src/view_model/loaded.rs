@@ -3,6 +3,7 @@
 //! views built from it so far ([`Trees`]). No web types: it builds natively.
 
 use super::read_events::ReadEvents;
+use super::source_view_files::SourceFiles;
 use super::trees::Trees;
 use crate::view_model::SourceKey;
 use flamedrop_core::analysis::listing::{Listing, ListingError, ListingOptions};
@@ -38,6 +39,8 @@ pub struct Loaded {
     pub read_events: ReadEvents,
     /// The screen a reopened `.flamedrop` file was saved on.
     pub reopened: Option<flamedrop_core::saved::Header>,
+    /// The traced program's sources dropped with the trace (Source view).
+    pub sources: SourceFiles,
 }
 
 /// A built listing of the trace, or why it has none.
@@ -78,6 +81,7 @@ impl Loaded {
             trees: Trees::default(),
             listing: RefCell::new(None),
             reopened: None,
+            sources: SourceFiles::default(),
         }
     }
 

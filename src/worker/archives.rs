@@ -3,6 +3,7 @@
 //! the browser, outside wasm memory) that are decoded like dropped files.
 
 use super::reader;
+use crate::view_model::source_view_files::is_java;
 use crate::wire::protocol::InputFile;
 use flamedrop_core::archive::{self, Limits, Sink, ARCHIVE_PROBE_BYTES};
 use flamedrop_core::input::{empty_archives, file_name};
@@ -82,7 +83,8 @@ pub async fn expand(files: Vec<InputFile>) -> Result<(Vec<InputFile>, Vec<Diagno
         notes.extend(
             archive::expand(&file.path, &data, &limits, &mut sink).map_err(|e| e.to_string())?,
         );
-        out.extend(sink.files);
+        // Sources in an archive are the page's (`loading::sources`), not the decoder's.
+        out.extend(sink.files.into_iter().filter(|f| !is_java(&f.path)));
     }
     if out.is_empty() && archives > 0 {
         return Err(empty_archives(&notes).to_string());

@@ -313,6 +313,25 @@ async function dropFiles(page, files) {
   }, payload);
 }
 
+/** The `.java` files under dir (any depth): the page keeps them as the program's sources. */
+function javaFiles(dir) {
+  return fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).toLowerCase().endsWith('.java'));
+}
+
+/**
+ * A CLI report of folder dir as the page reports it: the page keeps `.java` files as sources
+ * (src/loading/sources.rs) instead of handing them to the decoder, so its ignored-files
+ * diagnostic counts them out (and is gone when nothing else was ignored).
+ */
+function withoutSources(report, dir) {
+  const java = javaFiles(dir).length;
+  if (!java) return report;
+  const diagnostics = report.diagnostics
+    .map((d) => (/ were ignored \(first: /.test(d.message) ? { ...d, count: d.count - java } : d))
+    .filter((d) => d.count > 0);
+  return { ...report, diagnostics };
+}
+
 /** Opens the empty page and waits for the app to be up (state idle, window.flamedrop present). */
 async function openEmpty(page, url) {
   await page.goto(url);
@@ -321,6 +340,7 @@ async function openEmpty(page, url) {
 }
 
 module.exports = {
+  withoutSources,
   CASES,
   ISOLATED,
   cliPath,

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { assertDrawn, cliReport, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+const { assertDrawn, cliReport, openEmpty, pageReport, waitForState, withPage, withoutSources } = require('./lib.js');
 
 const SELOGGER = path.resolve(__dirname, '../fixtures/selogger');
 // The main thread nests 31 levels (methods and their call sites): every lane fits in a tall window.
@@ -35,7 +35,7 @@ for (const name of OMNI) {
   test(`selogger open-folder ${name}`, (t) =>
     withPage(t, async ({ page, base }) => {
       const dir = path.join(SELOGGER, name);
-      const expected = cliReport(dir);
+      const expected = withoutSources(cliReport(dir), dir);
       await openEmpty(page, base);
       await page.setInputFiles('#open-folder', dir);
       await waitForState(page, 'ready');
@@ -53,7 +53,7 @@ for (const name of ['demo-v060-nearomni-json', 'bridge-v060-freq']) {
   test(`selogger open-folder ${name} (no timeline)`, (t) =>
     withPage(t, async ({ page, base }) => {
       const dir = path.join(SELOGGER, name);
-      const expected = cliReport(dir);
+      const expected = withoutSources(cliReport(dir), dir);
       await openEmpty(page, base);
       await page.setInputFiles('#open-folder', dir);
       await waitForState(page, 'ready');

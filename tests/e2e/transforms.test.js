@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
-const { cliPath, fixtureDir, nextFrames, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
+const { cliPath, fixtureDir, nextFrames, openEmpty, pageReport, waitForState, withPage, withoutSources } = require('./lib.js');
 
 const SHOTS = path.join(__dirname, 'out', 'transforms');
 const UFTRACE = fixtureDir('b-recursion-hot');
@@ -137,7 +137,7 @@ async function check(t, page, input, before, text, act) {
   await act();
   await settled(page, text);
   const got = await pageReport(page);
-  const want = cliReport(text, input);
+  const want = withoutSources(cliReport(text, input), input);
   assert.deepEqual(got, want, `report() after ${text} differs from the CLI's`);
   assert.notDeepEqual(got, before, `${text} changed nothing`);
   await page.click('#narrow-breadcrumb .crumb[data-keep="0"]');
