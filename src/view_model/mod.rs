@@ -27,6 +27,7 @@ pub mod source;
 pub mod table;
 pub mod text;
 pub mod trees;
+pub mod values;
 pub mod view_state;
 
 pub use compared::Compared;
