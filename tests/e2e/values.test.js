@@ -9,7 +9,7 @@
 //   (selectEvent), thread 1's; `,` goes back; the detail panel shows the event's call and the
 //   Listing view marks the event's row;
 // - a near-omniscient output's Values view says it keeps no history.
-// Screenshot: docs/views/values.png (with FLAMEDROP_UPDATE_DOCS=1).
+// Screenshots: docs/views/values.png, values-nearomni.png (with FLAMEDROP_UPDATE_DOCS=1).
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -159,4 +159,5 @@ test('values view: a near-omniscient output says it keeps no history', (t) =>
     const note = await page.textContent('#view-values #values-note');
     assert.match(note, /near-omniscient logging keeps only the last values/);
     assert.equal((await page.evaluate(() => window.flamedrop.values(1))).complete, false);
+    await saveShots(page, SHOTS, 'values-nearomni.png');
   }));
