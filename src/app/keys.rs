@@ -1,4 +1,5 @@
-//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`6`, Esc) and where `n`/`N`
+//! The page-wide keys (`?`, `/`, `n`/`N`, `1`–`6`, Esc, the SELogger steps
+//! `, . i o u O U b`) and where `n`/`N`
 //! jump: to the next matching call in the timeline, the next matching node
 //! of the flame graph or call tree, the next matching function of the
 //! sandwich, the next row of the listing whose text matches. Keys typed
@@ -18,6 +19,7 @@ use crate::timeline::SpanRef;
 use crate::view_model::node_menu::{
     is_menu_key, is_transform_key, step_for_key, MenuNode, Recursion, TreeKind,
 };
+use crate::view_model::values::StepKind;
 use crate::view_model::Loaded;
 use crate::view_model::{Available, View, ViewChange, ViewState, VIEWS};
 use flamedrop_core::analysis::transform::Step;
@@ -67,6 +69,7 @@ pub fn listen(on_key: Callback<String>) -> Option<EventListener> {
             }
             if matches!(key.as_str(), "?" | "n" | "N" | "Escape")
                 || is_menu_key(&key)
+                || StepKind::from_key(&key).is_some()
                 || VIEWS.iter().any(|v| v.key == key)
             {
                 on_key.emit(key);
@@ -108,6 +111,13 @@ pub fn on_key(page: &mut PageState, link: &Scope<App>, key: &str) -> bool {
                 }
                 Jump::None => return false,
             }
+        }
+        k if StepKind::from_key(k).is_some() => {
+            // Omniscient stepping (SELogger); other traces have no events.
+            if let Some(kind) = StepKind::from_key(k) {
+                link.send_message(Msg::Step(kind));
+            }
+            return false;
         }
         k if is_menu_key(k) => {
             if let Some(step) = menu_key(page, &loaded, k) {

@@ -143,7 +143,8 @@ fn listing(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
     html! {
         <ListingView loaded={loaded.clone()} {built} options={views.listing.clone()} range={views.range}
             selected={page.selected} search={views.search.clone()} jump={page.listing.jump}
-            colouring={page.colouring} {on_select} on_change={link.callback(Msg::Views)} />
+            colouring={page.colouring} {on_select} on_change={link.callback(Msg::Views)}
+            event={page.event} on_event={link.callback(|e| Msg::SelectEvent(Some(e)))} />
     }
 }
 
@@ -193,7 +194,9 @@ fn view_body(page: &PageState, loaded: &Rc<Loaded>, link: &Scope<App>) -> Html {
         },
         View::Values => html! {
             <crate::ui::values::ValuesView loaded={loaded.clone()} event={page.event}
-                colouring={page.colouring} on_event={link.callback(Msg::SelectEvent)} />
+                colouring={page.colouring} on_event={link.callback(Msg::SelectEvent)}
+                location={page.values_at.clone()} on_location={link.callback(Msg::ValuesAt)}
+                on_step={link.callback(Msg::Step)} />
         },
         View::Source => html! {
             <crate::ui::source_view::SourceView loaded={loaded.clone()} selected={page.selected}

@@ -5,6 +5,7 @@
 //!
 //! `#dropzone` is the whole page, so a trace can be dropped at any time.
 
+mod events;
 pub mod export;
 pub mod keys;
 mod layout;
@@ -62,6 +63,10 @@ pub enum Msg {
     /// Select an event of the event log (SELogger): stepping, the Values
     /// and Source views.
     SelectEvent(Option<u32>),
+    /// Step from the selected event (a key, a button, a script).
+    Step(crate::view_model::values::StepKind),
+    /// The location the Values view shows (none: the picker only).
+    ValuesAt(Option<flamedrop_core::analysis::values::Location>),
     Zoom(SpanRef),
     Tab(Tab),
     /// Highlight the spans carrying a detail chosen in a table (or clear).
@@ -201,6 +206,11 @@ impl Component for App {
                 ctx.link()
                     .callback(|(stack, settle)| Msg::SetStack(stack, Some(settle))),
             );
+            snapshot.event_command = Some(ctx.link().callback(|command| match command {
+                script_api::values::EventCommand::Select(event) => Msg::SelectEvent(event),
+                script_api::values::EventCommand::Step(kind) => Msg::Step(kind),
+                script_api::values::EventCommand::ValuesAt(at) => Msg::ValuesAt(at),
+            }));
             self.page.publish(&mut snapshot);
             drop(snapshot);
             script_api::install(&self.published);
@@ -222,13 +232,15 @@ impl App {
             Msg::LoadAnyway => return self.load_anyway(ctx),
             Msg::Compare(request) => return self.on_compare(ctx, request),
             Msg::Select(span) => {
+                events::follow_span(page, span);
                 page.selected = span;
                 if span.is_some() {
                     page.tab = Tab::Details;
                 }
             }
-            // Stepping and the following timeline/listing: the valview work.
-            Msg::SelectEvent(event) => page.event = event,
+            Msg::SelectEvent(_) | Msg::Step(_) | Msg::ValuesAt(_) => {
+                return events::apply(page, msg)
+            }
             Msg::Zoom(span) => {
                 let n = page.focus.map_or(0, |(n, _)| n + 1);
                 page.focus = Some((n, span));

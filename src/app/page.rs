@@ -79,6 +79,8 @@ pub struct PageState {
     /// The selected event of the trace's event log (SELogger): where the
     /// Values view's jumps, the Source view and stepping stand.
     pub event: Option<u32>,
+    /// The location the Values view shows.
+    pub values_at: Option<flamedrop_core::analysis::values::Location>,
     /// A span to bring into view in the timeline: (request number, span).
     pub focus: Option<(u32, SpanRef)>,
     pub tab: Tab,
@@ -124,6 +126,7 @@ impl PageState {
             views,
             selected: None,
             event: None,
+            values_at: None,
             focus: None,
             tab: Tab::Summary,
             highlight: None,
@@ -163,6 +166,8 @@ impl PageState {
         self.narrowing.reset();
         self.error = None;
         self.selected = None;
+        self.event = None;
+        self.values_at = None;
         self.focus = None;
         self.tab = Tab::Summary;
         self.highlight = None;
@@ -214,5 +219,7 @@ impl PageState {
         snapshot.narrowing = NarrowReport::of(&self.narrowing);
         snapshot.listing_timing = self.listing.timing;
         snapshot.listing_building = self.listing.building.is_some();
+        snapshot.event = self.event;
+        snapshot.values_at.clone_from(&self.values_at);
     }
 }

@@ -32,3 +32,5 @@ pub mod memory;
 pub mod minimap;
 #[cfg(target_arch = "wasm32")]
 pub mod paint;
+#[cfg(target_arch = "wasm32")]
+pub mod values;

@@ -27,7 +27,8 @@
 //!   (`report()` and every view read the trace as narrowed); `listing`,
 //!   `listingLength`, `listingStatus`: see [`listing`]; `memory`: see
 //!   [`memory`]; `components`: see [`components`]; `isolated`: see
-//!   [`isolation`].
+//!   [`isolation`]; `values`, `event`, `selectEvent`, `step`: see
+//!   [`values`].
 //!
 //! Every function reads one [`Snapshot`] that the app writes (the app holds
 //! the [`Published`] handle and is its only writer); commands (`view`,
@@ -39,6 +40,7 @@ pub mod isolation;
 pub mod listing;
 pub mod memory;
 pub mod narrow;
+pub mod values;
 pub mod views;
 
 use crate::loading::slot::LoadCost;
@@ -116,6 +118,11 @@ pub struct Snapshot {
     pub listing_timing: Option<crate::view_model::listing::ListingTiming>,
     /// The Listing view is building a listing.
     pub listing_building: bool,
+    /// The selected event (SELogger) and the Values view's location.
+    pub event: Option<u32>,
+    pub values_at: Option<flamedrop_core::analysis::values::Location>,
+    /// Where `selectEvent`, `step` and `values` send their commands.
+    pub event_command: Option<Callback<values::EventCommand>>,
 }
 
 /// The app's handle on the snapshot; the script functions keep a clone.
@@ -150,6 +157,7 @@ pub fn install(published: &Published) {
     memory::install_into(&api, published);
     components::install_into(&api, published);
     isolation::install_into(&api);
+    values::install_into(&api, published);
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("flamedrop"), &api);
 }
 

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-const KEYS: [(&str, &str); 31] = [
+const KEYS: [(&str, &str); 36] = [
     ("?", "show or hide this help"),
     ("/", "search"),
     (
@@ -28,6 +28,23 @@ const KEYS: [(&str, &str); 31] = [
     (
         "l",
         "components: time per library (self, waiting, inclusive), caller → callee flows, drill-down",
+    ),
+    (
+        "v",
+        "values (SELogger): a location's values in event order, with a chart and a jump to each event",
+    ),
+    (
+        ", / .",
+        "previous / next event of the selected event's thread (SELogger; the timeline and listing follow)",
+    ),
+    (
+        "i / o / u",
+        "step into / over / out by events (SELogger)",
+    ),
+    ("O / U", "step back over / back out (SELogger)"),
+    (
+        "b",
+        "last write of the field or array element the selected event reads (SELogger)",
     ),
     ("W / S, + / −, wheel", "zoom the timeline"),
     ("A / D, drag", "pan the timeline"),

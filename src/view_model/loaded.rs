@@ -7,12 +7,13 @@ use super::source_view_files::SourceFiles;
 use super::trees::Trees;
 use crate::view_model::SourceKey;
 use flamedrop_core::analysis::listing::{Listing, ListingError, ListingOptions};
+use flamedrop_core::analysis::values::Stepper;
 use flamedrop_core::analysis::CallTree;
 use flamedrop_core::layout::counter::CounterIndex;
 use flamedrop_core::layout::ThreadIndex;
 use flamedrop_core::model::StrId;
 use flamedrop_core::model::Trace;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// A decoded trace with what the views precompute once.
@@ -41,6 +42,9 @@ pub struct Loaded {
     pub reopened: Option<flamedrop_core::saved::Header>,
     /// The traced program's sources dropped with the trace (Source view).
     pub sources: SourceFiles,
+    /// The event log's per-thread order and frames (SELogger stepping),
+    /// indexed on the first step.
+    stepper: OnceCell<Stepper>,
 }
 
 /// A built listing of the trace, or why it has none.
@@ -82,6 +86,7 @@ impl Loaded {
             listing: RefCell::new(None),
             reopened: None,
             sources: SourceFiles::default(),
+            stepper: OnceCell::new(),
         }
     }
 
@@ -90,6 +95,12 @@ impl Loaded {
         let kept = self.listing.borrow();
         let (with, built) = kept.as_ref()?;
         (with == options).then(|| built.clone())
+    }
+
+    /// The event log's stepper (indexed once, on first use).
+    pub fn stepper(&self) -> &Stepper {
+        self.stepper
+            .get_or_init(|| Stepper::new(&self.trace.event_log))
     }
 
     /// Keeps a listing built with `options` (it replaces the one kept).

@@ -31,6 +31,7 @@ pub mod source_view_lines;
 pub mod table;
 pub mod text;
 pub mod trees;
+pub mod values;
 pub mod view_state;
 
 pub use compared::Compared;

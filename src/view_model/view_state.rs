@@ -225,7 +225,10 @@ impl Available {
             files,
             sockets,
             sync_objects,
-            event_log: !trace.event_log.is_empty(),
+            // SELogger's near-omniscient and frequency outputs too: their
+            // Values view says why there is no history.
+            event_log: !trace.event_log.is_empty()
+                || trace.format == Some(flamedrop_core::model::Format::Selogger),
         }
     }
 

@@ -510,3 +510,34 @@ fn a_calls_own_values_are_the_reference_lines_of_its_method() {
     assert!(theirs.len() > 20, "{}", theirs.len());
     assert_eq!(ours, theirs);
 }
+
+/// The call an event belongs to, as the page selects it, is the one the
+/// LogPrinter listing attributes the event's row to; a call's first event
+/// lies in the call, at its start.
+#[test]
+fn an_events_call_is_the_listings_and_a_call_starts_at_its_first_event() {
+    use flamedrop_core::analysis::listing::{Listing, ListingOptions};
+    use flamedrop_core::analysis::values::{first_event_of_span, span_of_event};
+    for case in OMNISCIENT {
+        let trace = decode(case);
+        let listing = Listing::new(&trace, &ListingOptions::default()).expect("listing");
+        let mut checked_rows = 0;
+        for row in 0..listing.len() {
+            let Some(event) = listing.event_of_row(row) else {
+                continue;
+            };
+            let info = listing.info(&trace, row);
+            let ours = span_of_event(&trace, event);
+            assert_eq!(ours.map(|(_, s)| s), info.span, "{case} event {event}");
+            assert_eq!(listing.row_of_event(event), Some(row), "{case}");
+            if let Some((thread, span)) = ours {
+                let first = first_event_of_span(&trace, thread, span).expect("first event");
+                assert!(first <= event, "{case} event {event}");
+                let start = trace.threads[thread as usize].spans.start[span as usize];
+                assert_eq!(trace.event_log.seq_of(first as usize), start, "{case}");
+            }
+            checked_rows += 1;
+        }
+        assert!(checked_rows > 1000, "{case}: {checked_rows}");
+    }
+}

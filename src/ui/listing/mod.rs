@@ -64,6 +64,13 @@ pub struct Props {
     pub colouring: Colouring,
     pub on_select: Callback<SpanRef>,
     pub on_change: Callback<ViewChange>,
+    /// The selected event of the event log (SELogger): its row is marked
+    /// and scrolled to.
+    #[prop_or_default]
+    pub event: Option<u32>,
+    /// A row of an event was selected (after `on_select` of its call).
+    #[prop_or_default]
+    pub on_event: Callback<u32>,
 }
 
 pub enum Msg {
@@ -134,6 +141,7 @@ impl Component for ListingView {
             _resize: None,
         };
         view.reveal_selected(ctx.props());
+        view.reveal_event(ctx.props());
         view
     }
 
@@ -147,6 +155,9 @@ impl Component for ListingView {
             self.reveal_selected(props);
         } else if props.selected != old.selected {
             self.reveal_selected(props);
+        }
+        if props.event != old.event || props.built != old.built {
+            self.reveal_event(props);
         }
         if props.range != old.range {
             self.top = 0.0;
@@ -377,6 +388,23 @@ impl ListingView {
                 thread: thread as usize,
                 span,
             });
+        }
+        if let Some(event) = listing.event_of_row(row) {
+            ctx.props().on_event.emit(event);
+        }
+    }
+
+    /// Marks and scrolls to the selected event's row (SELogger).
+    fn reveal_event(&mut self, props: &Props) {
+        let (Some(event), Some(built)) = (props.event, props.built.as_ref()) else {
+            return;
+        };
+        let Ok(listing) = built.0.as_ref() else {
+            return;
+        };
+        if let Some(row) = listing.row_of_event(event) {
+            self.cursor = Some(row);
+            self.show_row(props, row);
         }
     }
 

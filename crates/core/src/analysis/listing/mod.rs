@@ -135,6 +135,15 @@ pub trait Rows {
     /// The row of span `span` of thread `thread` (its entry or leaf row),
     /// if the listing shows it.
     fn row_of_span(&self, trace: &Trace, thread: u32, span: u32) -> Option<usize>;
+    /// The row of event `event` of the trace's event log (SELogger), if
+    /// the listing prints events.
+    fn row_of_event(&self, _event: u32) -> Option<usize> {
+        None
+    }
+    /// The event of the event log row `row` prints, if it prints one.
+    fn event_of_row(&self, _row: usize) -> Option<u32> {
+        None
+    }
 }
 
 /// A built listing.
@@ -194,6 +203,16 @@ impl Listing {
     /// The row showing span `span` of thread `thread`, if any.
     pub fn row_of_span(&self, trace: &Trace, thread: u32, span: u32) -> Option<usize> {
         self.rows.row_of_span(trace, thread, span)
+    }
+
+    /// The row of event `event` of the event log, if the listing prints it.
+    pub fn row_of_event(&self, event: u32) -> Option<usize> {
+        self.rows.row_of_event(event)
+    }
+
+    /// The event of the event log row `row` prints, if any.
+    pub fn event_of_row(&self, row: usize) -> Option<u32> {
+        self.rows.event_of_row(row)
     }
 
     /// The whole text — header, rows, footer, each line ended by `\n` —

@@ -81,7 +81,8 @@ fn data_ids_of(log: &EventLog, location: &Location) -> Vec<u32> {
     }
 }
 
-fn is_variable(kind: &str) -> bool {
+/// Events whose value is a local variable's or parameter's value.
+pub fn is_variable(kind: &str) -> bool {
     matches!(
         kind,
         "LOCAL_LOAD" | "LOCAL_STORE" | "LOCAL_INCREMENT" | "METHOD_PARAM"
@@ -89,7 +90,7 @@ fn is_variable(kind: &str) -> bool {
 }
 
 /// Events whose value is a field's value (not the object owning it).
-pub(super) fn is_field_value(kind: &str) -> bool {
+pub fn is_field_value(kind: &str) -> bool {
     matches!(
         kind,
         "GET_INSTANCE_FIELD_RESULT"

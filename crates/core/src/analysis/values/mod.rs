@@ -13,6 +13,7 @@
 //! [`EventLog`]: crate::model::EventLog
 
 mod attributes;
+mod events;
 mod history;
 pub(crate) mod java_text;
 mod last_write;
@@ -22,7 +23,10 @@ mod steps;
 mod text;
 
 pub use attributes::{site_name, site_owner};
-pub use history::{values, Location, ValueHistory, ValuePoint, PARTIAL_NOTE};
+pub use events::{first_event_of_span, span_of_event};
+pub use history::{
+    is_field_value, is_variable, values, Location, ValueHistory, ValuePoint, PARTIAL_NOTE,
+};
 pub use last_write::last_write;
 pub use lines::{line_values, locations, LineEntry, LineValues, LocationInfo};
 pub use span_values::{span_values, SpanValue};

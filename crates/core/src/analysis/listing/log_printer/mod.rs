@@ -306,4 +306,13 @@ impl Rows for LogPrinterRows {
         let row = *self.row_of_event.get(event)?;
         (row != NONE).then_some(row as usize)
     }
+
+    fn row_of_event(&self, event: u32) -> Option<usize> {
+        let row = *self.row_of_event.get(event as usize)?;
+        (row != NONE).then_some(row as usize)
+    }
+
+    fn event_of_row(&self, row: usize) -> Option<u32> {
+        self.event_of(row).map(|(event, _)| event as u32)
+    }
 }
