@@ -141,17 +141,8 @@ pub fn aggregate(props: &Props) -> Html {
             }
         }
         View::Diff => diff_body(props, format, on_menu.clone()),
-        View::Timeline
-        | View::Listing
-        | View::Memory
-        | View::Files
-        | View::Network
-        | View::Threads
-        | View::Components
-        | View::Values
-        | View::Source => {
-            html! {}
-        }
+        // The other views have bodies of their own (`app/layout.rs`).
+        _ => html! {},
     };
     html! {
         <section class="aggregate" data-view={state.view.name()} data-source={state.source.name()}>
