@@ -118,8 +118,10 @@ pub struct ConvertArgs {
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<String>,
     /// The format to write: chrome (Chrome trace JSON, for Perfetto and
-    /// chrome://tracing), speedscope (speedscope JSON) or collapsed (collapsed
-    /// stacks, for uftrace as `uftrace dump --flame-graph`).
+    /// chrome://tracing), speedscope (speedscope JSON), collapsed (collapsed
+    /// stacks, for uftrace as `uftrace dump --flame-graph`), perfetto
+    /// (Perfetto's protobuf trace, with counters and span arguments) or pprof
+    /// (gzipped profile.proto, for `go tool pprof`).
     #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
     pub to: Format,
     /// Write to FILE instead of standard output.
@@ -135,6 +137,8 @@ pub enum Format {
     Chrome,
     Speedscope,
     Collapsed,
+    Perfetto,
+    Pprof,
 }
 
 /// Reads `--to`, with the wording the command has always used.
@@ -143,8 +147,10 @@ fn parse_format(text: &str) -> Result<Format, String> {
         "chrome" => Ok(Format::Chrome),
         "speedscope" => Ok(Format::Speedscope),
         "collapsed" => Ok(Format::Collapsed),
+        "perfetto" => Ok(Format::Perfetto),
+        "pprof" => Ok(Format::Pprof),
         other => Err(format!(
-            "cannot convert to {other:?} (chrome, speedscope or collapsed)"
+            "cannot convert to {other:?} (chrome, speedscope, collapsed, perfetto or pprof)"
         )),
     }
 }

@@ -98,20 +98,22 @@ fn run_diff(args: DiffArgs) -> Result<(), String> {
 fn run_convert(args: ConvertArgs) -> Result<(), String> {
     let steps = Steps::from_args(&args.narrow)?;
     let trace = steps.apply(files::decode_paths(&args.paths)?)?;
-    let text = match args.to {
-        Format::Chrome => export::chrome::to_chrome_json(&trace),
-        Format::Collapsed => export::collapsed::to_collapsed(&trace),
-        Format::Speedscope => export::speedscope::to_speedscope_json(&trace),
+    let bytes = match args.to {
+        Format::Chrome => export::chrome::to_chrome_json(&trace).into_bytes(),
+        Format::Collapsed => export::collapsed::to_collapsed(&trace).into_bytes(),
+        Format::Speedscope => export::speedscope::to_speedscope_json(&trace).into_bytes(),
+        Format::Perfetto => export::perfetto::to_perfetto(&trace),
+        Format::Pprof => export::pprof::to_pprof(&trace),
     };
-    write_out(args.output, &text)
+    write_out(args.output, &bytes)
 }
 
 /// Writes `text` to the `-o` file, or to stdout.
-fn write_out(output: Option<String>, text: &str) -> Result<(), String> {
+fn write_out(output: Option<String>, text: impl AsRef<[u8]>) -> Result<(), String> {
     match output {
         Some(path) => std::fs::write(&path, text).map_err(|e| format!("cannot write {path}: {e}")),
         None => std::io::stdout()
-            .write_all(text.as_bytes())
+            .write_all(text.as_ref())
             .map_err(|e| format!("cannot write output: {e}")),
     }
 }

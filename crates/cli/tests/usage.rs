@@ -201,9 +201,9 @@ fn options_belong_to_their_subcommands() {
     assert!(run.stderr.starts_with("flamedrop: invalid option -- 'F'"));
     let run = flamedrop(&["convert", &path, "--to", "svg"]);
     assert_eq!(run.code, 2);
-    assert!(run
-        .stderr
-        .starts_with("flamedrop: cannot convert to \"svg\" (chrome, speedscope or collapsed)"));
+    assert!(run.stderr.starts_with(
+        "flamedrop: cannot convert to \"svg\" (chrome, speedscope, collapsed, perfetto or pprof)"
+    ));
 }
 
 /// clap's own mistakes exit with 2 too, and say what is missing.

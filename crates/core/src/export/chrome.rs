@@ -223,7 +223,7 @@ fn counter_pid(trace: &Trace, process: Option<u32>, thread: Option<u32>) -> u64 
 }
 
 /// Live size of a resource after each allocation and free, in time order.
-fn live_over_time(allocations: &Allocations) -> Vec<(i64, u64)> {
+pub(crate) fn live_over_time(allocations: &Allocations) -> Vec<(i64, u64)> {
     let mut changes: Vec<(i64, i128)> = Vec::with_capacity(allocations.len() * 2);
     for i in 0..allocations.len() {
         let size = i128::from(allocations.size[i]);

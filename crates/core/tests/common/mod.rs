@@ -129,3 +129,58 @@ impl Rng {
         (self.next() % n.max(1) as u64) as usize
     }
 }
+
+/// Every fixture input as (group, case, path): each entry of a group folder
+/// but notes, sources and references; a case's `uftrace.data` when it has one.
+pub fn fixture_inputs() -> Vec<(String, String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut groups: Vec<PathBuf> = std::fs::read_dir(fixtures())
+        .expect("fixtures folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    groups.sort();
+    for group in groups {
+        let group_name = group
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&group)
+            .expect("group folder")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            let case = entry
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            let skip = ["README.md", "PROVENANCE.md", "reference", "elf"].contains(&case.as_str())
+                || case.ends_with(".c");
+            if skip {
+                continue;
+            }
+            let data = entry.join("uftrace.data");
+            let path = if data.is_dir() { data } else { entry };
+            out.push((group_name.clone(), case, path));
+        }
+    }
+    out
+}
+
+/// Decodes a fixture input of [`fixture_inputs`] (a folder or one file).
+pub fn decode_input(path: &Path) -> Trace {
+    let files = if path.is_dir() {
+        read_folder(path)
+    } else {
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        vec![(name, std::fs::read(path).expect("fixture file"))]
+    };
+    checked(decode_files(&files).expect("decodes"))
+}
