@@ -1,7 +1,7 @@
 //! Our Perfetto and pprof exports read back with Perfetto's own `.proto`
 //! files: `perfetto/trace/trace.proto` and `third_party/pprof/profile.proto`
 //! as the `perfetto_protos` crate ships them (its source is fetched through
-//! `tools/perfetto-protos/Cargo.toml`, never built), compiled here with
+//! `tests/perfetto-protos/Cargo.toml`, never built), compiled here with
 //! protox and decoded as dynamic messages. Every field we write must be one
 //! those files declare (no unknown fields anywhere), and the track, slice,
 //! instant and counter counts must equal the trace's, and the pprof
@@ -26,7 +26,7 @@ use std::process::Command;
 fn protos_root() -> PathBuf {
     let manifest = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../tools/perfetto-protos/Cargo.toml"
+        "/../../tests/perfetto-protos/Cargo.toml"
     );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let out = Command::new(cargo)

@@ -1,0 +1,2 @@
+//! Empty: this package only names Perfetto's `.proto` files (see
+//! `Cargo.toml`).
