@@ -224,3 +224,30 @@ fn a_selogger_stream_in_several_files_with_a_cut_record_decodes_the_same_in_part
         .any(|d| d.kind == "truncated-record"));
     assert_same_in(&files, "demo-v060-omnibinary in 3 files", &[2, 3, 4], 1000);
 }
+
+#[test]
+fn a_damaged_selogger_stream_decodes_the_same_in_parts() {
+    let dir = fixtures().join("selogger/demo-v051-omnibinary");
+    let pristine = read_folder(&dir);
+    let stream = pristine
+        .iter()
+        .position(|(p, _)| p.ends_with(".slg"))
+        .expect("the event stream");
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for round in 0..6 {
+        let mut files = pristine.clone();
+        let bytes = &mut files[stream].1;
+        // Overwrite bytes anywhere (garbage thread and data ids, values),
+        // then cut the stream at an odd place.
+        for _ in 0..40 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let at = (seed >> 33) as usize % bytes.len();
+            bytes[at] = (seed >> 17) as u8;
+        }
+        let keep = bytes.len() - 1 - round * 7;
+        bytes.truncate(keep);
+        assert_same_in(&files, &format!("damaged stream {round}"), &[2, 3], 777);
+    }
+}
