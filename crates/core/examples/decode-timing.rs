@@ -4,8 +4,10 @@
 //! (their columns' bytes) are.
 //! `cargo run --release -p flamedrop-core --example decode-timing -- PATH...`
 //! (a file or a folder; several paths are timed one after the other).
+//! `FLAMEDROP_PARTS=N` decodes in N parts on threads, as N page workers do,
+//! and merges them (inputs that cannot be split decode whole).
 
-use flamedrop_core::input::decode_files_chunked;
+use flamedrop_core::input::{decode_files_chunked, decode_files_in_parts_chunked};
 use flamedrop_core::model::codec;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,12 +18,21 @@ fn main() {
         eprintln!("usage: decode-timing PATH...");
         std::process::exit(2);
     }
+    let parts: usize = std::env::var("FLAMEDROP_PARTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
     for path in paths {
         let files = read(&path);
         let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
         let mb = bytes as f64 / 1e6;
         let clock = Instant::now();
-        let trace = match decode_files_chunked(&files, 16 << 20) {
+        let decoded = if parts > 1 {
+            decode_files_in_parts_chunked(&files, parts, 16 << 20)
+        } else {
+            decode_files_chunked(&files, 16 << 20)
+        };
+        let trace = match decoded {
             Ok(trace) => trace,
             Err(e) => {
                 eprintln!("{}: {e}", path.display());

@@ -69,9 +69,20 @@ pub fn decode_files_in_parts(
     files: &[(String, Vec<u8>)],
     parts: usize,
 ) -> Result<Trace, LoadError> {
+    decode_files_in_parts_chunked(files, parts, CHUNK_BYTES)
+}
+
+/// [`decode_files_in_parts`], feeding each part chunks of `chunk` bytes (the
+/// tests cut records and packets at awkward places with small ones).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decode_files_in_parts_chunked(
+    files: &[(String, Vec<u8>)],
+    parts: usize,
+    chunk: usize,
+) -> Result<Trace, LoadError> {
     let mut first = open_decoder(probes_of(files))?;
     if !first.keep_part(0, parts) {
-        return Ok(feed_all(first, files, CHUNK_BYTES));
+        return Ok(feed_all(first, files, chunk));
     }
     let rest: Vec<Trace> = std::thread::scope(|scope| {
         let others: Vec<_> = (1..parts)
@@ -79,11 +90,11 @@ pub fn decode_files_in_parts(
                 scope.spawn(move || -> Result<Trace, LoadError> {
                     let mut decoder = open_decoder(probes_of(files))?;
                     decoder.keep_part(part, parts);
-                    Ok(feed_all(decoder, files, CHUNK_BYTES))
+                    Ok(feed_all(decoder, files, chunk))
                 })
             })
             .collect();
-        let whole = feed_all(first, files, CHUNK_BYTES);
+        let whole = feed_all(first, files, chunk);
         let mut all = vec![Ok(whole)];
         all.extend(others.into_iter().map(|h| {
             h.join()

@@ -3,8 +3,8 @@
 //! ([`crate::formats`]) and the decoder contract ([`crate::decoder`]) under
 //! one name. Nothing inside the crate uses this module.
 
-#[cfg(not(target_arch = "wasm32"))]
-pub use crate::decode::decode_files_in_parts;
 pub use crate::decode::{decode_files, decode_files_chunked, empty_archives};
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::decode::{decode_files_in_parts, decode_files_in_parts_chunked};
 pub use crate::decoder::{file_name, Decoder, FileProbe, LoadError, PROBE_BYTES};
 pub use crate::formats::{detect, open_decoder};

@@ -6,7 +6,9 @@ mod common;
 
 use common::{cases, fixtures, read_folder};
 use flamedrop_core::analysis::report::report;
-use flamedrop_core::input::decode_files_in_parts;
+use flamedrop_core::input::{decode_files_in_parts, decode_files_in_parts_chunked, open_decoder};
+use flamedrop_core::input::{FileProbe, PROBE_BYTES};
+use flamedrop_core::model::Format;
 use flamedrop_core::{decode_files, Trace};
 
 /// A thread's spans and markers with names spelled out, so traces whose
@@ -52,6 +54,20 @@ fn threads_of(trace: &Trace) -> Vec<String> {
         .collect()
 }
 
+/// What part 0 alone makes for the whole input (tables, the event log,
+/// allocations, counters, samples).
+fn trace_level_of(trace: &Trace) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{} sample sets, {} stacks",
+        trace.tables,
+        trace.event_log,
+        trace.allocations,
+        trace.counters,
+        trace.sample_sets.len(),
+        trace.stacks.len()
+    )
+}
+
 fn diagnostics_of(trace: &Trace) -> Vec<String> {
     let mut all: Vec<String> = trace.diagnostics.iter().map(|d| format!("{d:?}")).collect();
     all.sort();
@@ -59,9 +75,26 @@ fn diagnostics_of(trace: &Trace) -> Vec<String> {
 }
 
 fn assert_same(files: &[(String, Vec<u8>)], label: &str) {
+    assert_same_in(files, label, &[2, 3], 8 << 20);
+}
+
+/// Decoding `files` in each of `counts` parts, fed in chunks of `chunk`
+/// bytes, gives what decoding them whole gives.
+fn assert_same_in(files: &[(String, Vec<u8>)], label: &str, counts: &[usize], chunk: usize) {
     let whole = decode_files(files).expect("decodes");
-    for parts in [2, 3] {
-        let split = decode_files_in_parts(files, parts).expect("decodes in parts");
+    for &parts in counts {
+        let split = decode_files_in_parts_chunked(files, parts, chunk).expect("decodes in parts");
+        // A split uftrace decode's part 0 sees only its own task files (its
+        // summary counts and the order of its symbols table follow them);
+        // the other formats' part 0 reads the whole input.
+        if whole.format != Some(Format::Uftrace) {
+            assert_eq!(
+                trace_level_of(&split),
+                trace_level_of(&whole),
+                "{label}, {parts} parts"
+            );
+            assert_eq!(split.metadata, whole.metadata, "{label}, {parts} parts");
+        }
         assert_eq!(
             threads_of(&split),
             threads_of(&whole),
@@ -125,4 +158,96 @@ fn an_input_of_another_format_is_decoded_whole() {
     let whole = decode_files(&files).expect("decodes");
     let split = decode_files_in_parts(&files, 2).expect("decodes");
     assert_eq!(threads_of(&split), threads_of(&whole));
+}
+
+/// True when the input's decoder splits it into `parts` parts.
+fn splits(files: &[(String, Vec<u8>)], parts: usize) -> bool {
+    let probes = files
+        .iter()
+        .map(|(path, data)| FileProbe {
+            path: path.clone(),
+            size: data.len() as u64,
+            head: data[..data.len().min(PROBE_BYTES)].to_vec(),
+        })
+        .collect();
+    open_decoder(probes).expect("opens").keep_part(0, parts)
+}
+
+/// The case folders of fixture group `group` (every sub-folder).
+fn folders(group: &str) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(fixtures().join(group))
+        .expect("fixture group")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_selogger_fixture_decodes_the_same_in_one_to_four_parts() {
+    let mut split_cases = 0;
+    for dir in folders("selogger") {
+        let files = read_folder(&dir);
+        split_cases += usize::from(splits(&files, 2));
+        let label = dir.display().to_string();
+        assert_same_in(&files, &label, &[1, 2, 3, 4], 8 << 20);
+        // Chunks that cut records and lines at odd places.
+        assert_same_in(&files, &label, &[2, 3], 4093);
+    }
+    // Every omniscient recording (binary or text event stream) was split.
+    assert!(split_cases >= 8, "only {split_cases} SELogger cases split");
+}
+
+#[test]
+fn a_selogger_stream_in_several_files_with_a_cut_record_decodes_the_same_in_parts() {
+    let dir = fixtures().join("selogger/demo-v060-omnibinary");
+    let mut files = read_folder(&dir);
+    let at = files
+        .iter()
+        .position(|(p, _)| p.ends_with("log-00001.slg"))
+        .expect("the event stream");
+    let stream = files.remove(at);
+    // Three stream files, as SELogger rotates them, the last cut mid-record.
+    let (a, rest) = stream.1.split_at(stream.1.len() / 3 / 16 * 16);
+    let (b, c) = rest.split_at(rest.len() / 2 / 16 * 16);
+    let base = stream.0.trim_end_matches("log-00001.slg").to_owned();
+    for (n, bytes) in [a, b, &c[..c.len() - 5]].into_iter().enumerate() {
+        files.push((format!("{base}log-0000{}.slg", n + 1), bytes.to_vec()));
+    }
+    assert!(splits(&files, 2));
+    let whole = decode_files(&files).expect("decodes");
+    assert!(whole
+        .diagnostics
+        .iter()
+        .any(|d| d.kind == "truncated-record"));
+    assert_same_in(&files, "demo-v060-omnibinary in 3 files", &[2, 3, 4], 1000);
+}
+
+#[test]
+fn a_damaged_selogger_stream_decodes_the_same_in_parts() {
+    let dir = fixtures().join("selogger/demo-v051-omnibinary");
+    let pristine = read_folder(&dir);
+    let stream = pristine
+        .iter()
+        .position(|(p, _)| p.ends_with(".slg"))
+        .expect("the event stream");
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for round in 0..6 {
+        let mut files = pristine.clone();
+        let bytes = &mut files[stream].1;
+        // Overwrite bytes anywhere (garbage thread and data ids, values),
+        // then cut the stream at an odd place.
+        for _ in 0..40 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let at = (seed >> 33) as usize % bytes.len();
+            bytes[at] = (seed >> 17) as u8;
+        }
+        let keep = bytes.len() - 1 - round * 7;
+        bytes.truncate(keep);
+        assert_same_in(&files, &format!("damaged stream {round}"), &[2, 3], 777);
+    }
 }

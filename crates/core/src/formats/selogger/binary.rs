@@ -43,7 +43,8 @@ impl BinaryStream {
 
     /// The file ended: a partial last record is reported.
     pub fn finish(mut self, replay: &mut Replay) {
-        if let Some(cut) = self.carry.take_unfinished() {
+        let cut = self.carry.take_unfinished();
+        if let (Some(cut), true) = (cut, replay.keeps_whole()) {
             let lost = cut.bytes.len() as u64;
             replay.builder.diagnose(
                 Severity::DataLoss,

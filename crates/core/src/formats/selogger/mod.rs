@@ -30,7 +30,7 @@ use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
 use binary::BinaryStream;
 use objects::Objects;
 use printer::PrinterTables;
-use replay::{Replay, Statics};
+use replay::{Replay, Split, Statics};
 use roles::{is_distinctive, role_of, Role};
 use statics::{BadLine, Dialect};
 use text::TextStream;
@@ -55,6 +55,8 @@ pub struct SeloggerDecoder {
     dialect: Option<Dialect>,
     /// The static files as LogPrinter reads them, for the listing.
     printer: PrinterTables,
+    /// Part and parts when the input is decoded in parts ([`Decoder::keep_part`]).
+    part: Option<(usize, usize)>,
 }
 
 impl SeloggerDecoder {
@@ -83,7 +85,14 @@ impl SeloggerDecoder {
             stream: None,
             dialect: None,
             printer: PrinterTables::default(),
+            part: None,
         }
+    }
+
+    /// True for a later part of a split decode, which leaves what concerns
+    /// the whole recording to part 0.
+    fn is_later_part(&self) -> bool {
+        self.part.is_some_and(|(part, _)| part > 0)
     }
 
     /// The role of file `index`, if it is read.
@@ -204,8 +213,13 @@ impl SeloggerDecoder {
                 }
             }
         }
+        if self.is_later_part() {
+            // Part 0 reports the static files' problems.
+            builder.forget_diagnostics();
+        }
         let statics = Statics::new(methods, data, objects);
-        self.replay = Some(Replay::new(statics, Some(builder)));
+        let split = self.part.map(|(part, parts)| Split::new(part, parts));
+        self.replay = Some(Replay::new(statics, Some(builder), split));
     }
 
     fn finish_stream(&mut self) {
@@ -308,6 +322,21 @@ impl Decoder for SeloggerDecoder {
         self.recording.end();
     }
 
+    /// Splits the event stream's threads between the parts (see
+    /// `replay::Split`): every part reads every record, each replays the
+    /// threads it owns. Only a recording with an event stream is split.
+    fn keep_part(&mut self, part: usize, parts: usize) -> bool {
+        let has_stream = self
+            .plan
+            .iter()
+            .any(|&i| self.role(i).is_some_and(Role::is_stream));
+        if parts < 2 || part >= parts || !has_stream || self.replay.is_some() {
+            return false;
+        }
+        self.part = Some((part, parts));
+        true
+    }
+
     fn finish(mut self: Box<Self>) -> Trace {
         self.finish_stream();
         self.prepare();
@@ -340,6 +369,9 @@ impl Decoder for SeloggerDecoder {
                     "the text stream has a millisecond column: spans are laid out by event sequence, and each method and call span shows its wall-clock start and end as the detail \"time (ms)\"",
                 );
             }
+        }
+        if self.is_later_part() {
+            return replay.builder.finish();
         }
         self.summaries(&mut replay);
         self.recording

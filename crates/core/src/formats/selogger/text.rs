@@ -101,7 +101,11 @@ impl TextStream {
             return;
         };
         let desc = replay.value_desc(data_id).unwrap_or(ValueDesc::Long);
+        let whole = replay.keeps_whole();
         let value = value_from_text(desc, value_text).unwrap_or_else(|| {
+            if !whole {
+                return 0;
+            }
             replay.builder.diagnose(
                 Severity::DataLoss,
                 "bad-value",
@@ -133,7 +137,7 @@ impl TextStream {
                 self.line(&last.bytes, last.offset, replay);
             }
         }
-        if let Some(offset) = self.first_bad {
+        if let (Some(offset), true) = (self.first_bad, replay.keeps_whole()) {
             let n = self.bad_lines;
             replay.builder.diagnose(
                 Severity::DataLoss,

@@ -18,9 +18,11 @@ mod exceptions;
 mod frames;
 mod lookup;
 mod methods;
+mod split;
 mod values;
 
 pub use lookup::Statics;
+pub use split::Split;
 
 use crate::fast_hash::FastMap;
 use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
@@ -74,11 +76,14 @@ pub struct Replay {
     pub saw_millis: bool,
     /// Every event whose data id is known, for the listing.
     pub log: EventLog,
+    /// The threads this part replays, when the input is decoded in parts.
+    split: Option<Split>,
 }
 
 impl Replay {
-    /// A replay into a fresh builder.
-    pub fn new(statics: Statics, builder: Option<TraceBuilder>) -> Self {
+    /// A replay into a fresh builder; with `split`, only of the threads that
+    /// part owns.
+    pub fn new(statics: Statics, builder: Option<TraceBuilder>, split: Option<Split>) -> Self {
         let builder =
             builder.unwrap_or_else(|| TraceBuilder::new(Format::Selogger, TimeUnit::Events));
         Replay {
@@ -93,7 +98,14 @@ impl Replay {
             events: 0,
             saw_millis: false,
             log: EventLog::default(),
+            split,
         }
+    }
+
+    /// Whether this replay says what concerns the whole recording (the event
+    /// log, problems of the files): always, unless it is a later part.
+    pub fn keeps_whole(&self) -> bool {
+        self.split.as_ref().is_none_or(Split::keeps_whole)
     }
 
     /// How the value of data ID `id` is encoded, if dataids.txt knows it.
@@ -130,6 +142,9 @@ impl Replay {
             frames: Vec::new(),
         });
         self.thread_slots.insert(thread, slot);
+        if let Some(split) = &mut self.split {
+            split.add_thread();
+        }
         slot
     }
 
@@ -153,7 +168,7 @@ impl Replay {
         }
         let known = info.is_some();
         self.statics.data = data;
-        if !known {
+        if !known && self.keeps_whole() {
             let id = event.data_id;
             self.builder.diagnose(
                 Severity::DataLoss,
@@ -169,18 +184,29 @@ impl Replay {
     /// Counts the event on the lane of thread slot `slot` and applies it
     /// when its data id is known.
     fn on_thread(&mut self, slot: usize, known: Option<(usize, &DataInfo)>, event: Event) {
-        let Some(state) = self.threads.get_mut(slot) else {
+        let Some(lane) = self.threads.get(slot).map(|s| s.lane) else {
             return;
         };
-        let lane = state.lane;
+        let (mine, logs) = match &mut self.split {
+            Some(split) => (split.owns_event(slot), split.keeps_whole()),
+            None => (true, true),
+        };
+        if let (true, Some((id, _))) = (logs, known) {
+            if let Ok(site) = u32::try_from(id) {
+                self.log.push(event.seq, lane, site, event.value);
+            }
+        }
+        if !mine {
+            return;
+        }
         self.builder.count_events(lane, 1);
         self.builder.touch(lane, event.seq);
         let Some((id, info)) = known else {
             return;
         };
-        if let Ok(site) = u32::try_from(id) {
-            self.log.push(event.seq, lane, site, event.value);
-        }
+        let Some(state) = self.threads.get_mut(slot) else {
+            return;
+        };
         // The frames are taken out while the handler runs, which needs `self`.
         let frames = std::mem::take(&mut state.frames);
         let mut state = ThreadState { lane, frames };
