@@ -16,6 +16,7 @@ pub mod page;
 use crate::browser;
 use crate::loading::client::start_spares;
 use crate::loading::dropped::Dropped;
+use crate::loading::launched::{self, Launched};
 use crate::loading::parts::workers_override;
 use crate::loading::slot::{Limits, LoadMsg};
 use crate::loading::{budget, demos, InputFile};
@@ -112,6 +113,8 @@ pub enum Gathering {
     Picked(Vec<InputFile>),
     Dropped(Dropped),
     Demo(&'static str),
+    /// Files the OS opened the installed app with (the Launch Queue).
+    Launched(Launched),
 }
 
 pub struct App {
@@ -138,6 +141,7 @@ impl Component for App {
     fn create(ctx: &Context<Self>) -> Self {
         start_spares();
         warm_chart_text();
+        launched::listen(ctx.link().callback(|l| Msg::Gather(Gathering::Launched(l))));
         if let Some(name) = browser::query_param("demo") {
             ctx.link().send_message(demo_request(&name));
         }

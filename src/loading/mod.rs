@@ -1,6 +1,7 @@
 //! Where traces come from: files and folders picked in the two file inputs
-//! ([`picked`]), dropped on the page ([`dropped`]), or bundled demos fetched
-//! from the site itself ([`demos`]). Each ends as a list of
+//! ([`picked`]), dropped on the page ([`dropped`]), bundled demos fetched
+//! from the site itself ([`demos`]), or files the OS opened the installed
+//! app with ([`launched`]). Each ends as a list of
 //! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
 //! whose answer [`unpack`] turns into the trace the page shows.
 //!
@@ -14,6 +15,7 @@ pub mod budget;
 pub mod client;
 pub mod demos;
 pub mod dropped;
+pub mod launched;
 pub mod parts;
 pub mod picked;
 pub mod slot;
