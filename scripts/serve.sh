@@ -13,11 +13,14 @@ if command -v rustup >/dev/null && command -v cargo >/dev/null; then
   prebuild_log=$(mktemp)
   cargo build --release --target wasm32-unknown-unknown --bin app --bin worker >"$prebuild_log" 2>&1 &
   prebuild=$!
+  # If the setup fails, the background build stops too.
+  trap 'kill "$prebuild" 2>/dev/null || true' EXIT
   echo "serve.sh: compiling the viewer in the background (log: $prebuild_log)"
 fi
 scripts/setup.sh --serve
 if [ -n "$prebuild" ]; then
   wait "$prebuild" || { tail -n 40 "$prebuild_log" >&2; echo "serve.sh: cargo build of the viewer failed" >&2; exit 1; }
+  trap - EXIT
   rm -f "$prebuild_log"
 fi
 cargo fetch
