@@ -37,6 +37,10 @@ impl App {
                 browser::set_query("");
                 main.begin(None, dropped.collect(), &send);
             }
+            Gathering::Launched(launched) => {
+                browser::set_query("");
+                main.begin(None, launched.collect(), &send);
+            }
             Gathering::Demo(name) => {
                 browser::set_query(&format!("demo={name}"));
                 let label = format!("demo {name}");

@@ -18,6 +18,7 @@ mod save;
 use crate::browser;
 use crate::loading::client::start_spares;
 use crate::loading::dropped::Dropped;
+use crate::loading::launched::{self, Launched};
 use crate::loading::parts::workers_override;
 use crate::loading::slot::{Limits, LoadMsg};
 use crate::loading::{budget, demos, served, InputFile};
@@ -122,6 +123,8 @@ pub enum Gathering {
     Demo(&'static str),
     /// The trace `flamedrop open` serves, by its token.
     Served(String),
+    /// Files the OS opened the installed app with (the Launch Queue).
+    Launched(Launched),
 }
 
 pub struct App {
@@ -148,6 +151,7 @@ impl Component for App {
     fn create(ctx: &Context<Self>) -> Self {
         start_spares();
         warm_chart_text();
+        launched::listen(ctx.link().callback(|l| Msg::Gather(Gathering::Launched(l))));
         if let Some(name) = browser::query_param("demo") {
             ctx.link().send_message(demo_request(&name));
         } else if let Some(token) = served::token() {

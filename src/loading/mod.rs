@@ -1,7 +1,8 @@
 //! Where traces come from: files and folders picked in the two file inputs
 //! ([`picked`]), dropped on the page ([`dropped`]), bundled demos fetched
-//! from the site itself ([`demos`]), or the trace `flamedrop open` serves
-//! beside the page ([`served`]). Each ends as a list of
+//! from the site itself ([`demos`]), the trace `flamedrop open` serves
+//! beside the page ([`served`]), or files the OS opened the installed app
+//! with ([`launched`]). Each ends as a list of
 //! [`InputFile`]s (a relative path and a `Blob`) for the decoding worker,
 //! whose answer [`unpack`] turns into the trace the page shows.
 //!
@@ -15,6 +16,7 @@ pub mod budget;
 pub mod client;
 pub mod demos;
 pub mod dropped;
+pub mod launched;
 pub mod parts;
 pub mod picked;
 pub mod served;
