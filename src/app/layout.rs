@@ -58,7 +58,7 @@ pub fn page(page: &PageState, dragging: bool, on_report: &OnReport, link: &Scope
             ondragenter={drag_over.clone()} ondragover={drag_over} ondragleave={drag_leave} ondrop={drop}>
             <header class="topbar">
                 <a class="brand" href="./" title="flamedrop: back to the start page">
-                    <img class="logo" src="icons/flamedrop.svg" alt="" />{ "flamedrop" }
+                    <img class="logo" src="icons/flamedrop.svg" alt="" /><span class="brand-name">{ "flamedrop" }</span>
                 </a>
                 <span class="source" title={source.to_owned()}>{ source }</span>
                 if matches!(phase, Phase::Ready(_)) { { controls(page, link) } }

@@ -5,7 +5,8 @@
 
 use crate::view_model::{Available, View, ViewChange};
 use flamedrop_core::analysis::search::MatchCount;
-use web_sys::HtmlInputElement;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -35,6 +36,7 @@ pub struct Props {
 
 #[function_component(ViewControls)]
 pub fn view_controls(props: &Props) -> Html {
+    use_effect_with(props.view, |view| reveal_tab(*view));
     let switcher = View::offered(props.available).map(|view| {
         let selected = view == props.view;
         let onclick = props.on_change.reform(move |_: MouseEvent| ViewChange::View(view));
@@ -85,5 +87,29 @@ pub fn view_controls(props: &Props) -> Html {
             <button type="button" id="help-button" class="button icon" title="Keyboard shortcuts (?)"
                 aria-label="Keyboard shortcuts" onclick={props.on_help.reform(|_| ())}>{ "?" }</button>
         </div>
+    }
+}
+
+/// Scrolls the switcher so that `view`'s tab shows: on a narrow window the
+/// switcher scrolls sideways rather than running under the buttons.
+fn reveal_tab(view: View) {
+    let tab = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&format!("view-{}", view.name())))
+        .and_then(|t| t.dyn_into::<HtmlElement>().ok());
+    let Some(tab) = tab else { return };
+    let Some(nav) = tab
+        .parent_element()
+        .and_then(|n| n.dyn_into::<HtmlElement>().ok())
+    else {
+        return;
+    };
+    let (left, right) = (tab.offset_left(), tab.offset_left() + tab.offset_width());
+    let (start, width) = (nav.offset_left(), nav.client_width());
+    let shown = nav.scroll_left();
+    if left - start < shown {
+        nav.set_scroll_left(left - start);
+    } else if right - start > shown + width {
+        nav.set_scroll_left(right - start - width);
     }
 }
