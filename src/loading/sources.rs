@@ -3,7 +3,10 @@
 //! ([`SourceFiles`]) for the Source view; a small `.zip` holding only
 //! sources is taken out too, and one holding a trace as well gives its
 //! `.java` entries and still goes to the decoder (whose archive expansion
-//! leaves `.java` entries out: `worker::archives`).
+//! leaves `.java` entries out: `worker::archives`). A `.jar` / `.zip` that
+//! is too big to read here, cannot be read, or holds more than sources goes
+//! to the decoder too, which counts it among the ignored files: nothing is
+//! dropped unreported.
 
 use super::InputFile;
 use crate::browser::describe;
@@ -28,10 +31,10 @@ pub async fn take(files: Vec<InputFile>) -> Result<(Vec<InputFile>, SourceFiles)
             let bytes = bytes.map_err(|e| format!("could not read {}: {e}", file.path))?;
             let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
             let found = sources.add_archive(&file.path, &bytes);
-            if zip && !found.only_sources {
+            if !found.only_sources {
                 rest.push(file);
             }
-        } else if !jar {
+        } else {
             rest.push(file);
         }
     }
