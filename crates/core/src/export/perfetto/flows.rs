@@ -5,7 +5,8 @@
 //! detail is the `pthread_t` it waited for, and Scaler names each thread
 //! by its `pthread_t`, so the joined thread's last top-level call flows
 //! into the join. Both ends are bound to the slices' end events (the
-//! thread's end releases the join, which returns after it): Perfetto takes
+//! thread's end releases the join, which returns after it; trace_processor
+//! binds an end event's flows to the slice it ends): Perfetto takes
 //! the earlier event of a flow as its source, and a join usually begins
 //! before the thread it waits for ends.
 //!
