@@ -1,6 +1,9 @@
 //! `convert --to perfetto` and `--to pprof` through the built binary: binary
-//! output to a file or stdout, the narrowing options applied, and the pprof
-//! profile's totals equal to `report --json`'s under the same options.
+//! output to a file or stdout, the narrowing options applied (uftrace's
+//! filters, `--tid`, `-r`, Firefox Profiler's `--transform` steps), the
+//! pprof profile's totals equal to `report --json`'s and the Perfetto
+//! trace's slices and instants to `--to chrome`'s events under the same
+//! options.
 
 mod common;
 
@@ -113,4 +116,64 @@ fn perfetto_goes_to_a_file_or_stdout_and_narrows() {
     );
     let narrowed = flamedrop_bytes(&["convert", &path, "--to", "perfetto", "-F", "worker"]);
     assert!(!narrowed.is_empty() && narrowed.len() < written.len());
+}
+
+/// The slices (begin events) and instants of a Perfetto trace.
+fn perfetto_events(bytes: &[u8]) -> (usize, usize) {
+    use flamedrop_core::export::perfetto::proto;
+    let trace = proto::Trace::decode(bytes).expect("a perfetto Trace");
+    let kinds: Vec<Option<i32>> = trace
+        .packet
+        .iter()
+        .filter_map(|p| p.track_event.as_ref())
+        .map(|e| e.r#type)
+        .collect();
+    let count = |kind: i32| kinds.iter().filter(|&&k| k == Some(kind)).count();
+    (count(proto::TYPE_SLICE_BEGIN), count(proto::TYPE_INSTANT))
+}
+
+/// The complete ("X") and instant ("i") events of `convert --to chrome`.
+fn chrome_events(args: &[&str]) -> (usize, usize) {
+    let text = String::from_utf8(flamedrop_bytes(args)).expect("UTF-8");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let events = json["traceEvents"].as_array().expect("traceEvents");
+    let count = |ph: &str| events.iter().filter(|e| e["ph"] == ph).count();
+    (count("X"), count("i"))
+}
+
+#[test]
+fn every_narrowing_option_applies_to_both_exports_as_to_report_and_chrome() {
+    let path = pthreads();
+    let run = flamedrop(&["report", &path, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let tid = json["threads"][1]["id"]
+        .as_str()
+        .expect("a thread id")
+        .to_owned();
+    let whole = flamedrop_bytes(&["convert", &path, "--to", "perfetto"]);
+    let narrowings: [&[&str]; 7] = [
+        &["--transform", "df:compute"],
+        &["--transform", "ff:worker"],
+        &["--transform", "mf:pthread_mutex_lock~cr:libc.so.6"],
+        &["--tid", &tid],
+        &["-N", "pthread_mutex_unlock", "-H", "compute"],
+        &["-C", "update_shared"],
+        &["-t", "10us"],
+    ];
+    for narrowing in narrowings {
+        let with = |command: &[&'static str]| -> Vec<&str> {
+            let mut line = vec![command[0], path.as_str()];
+            line.extend(&command[1..]);
+            line.extend(narrowing);
+            line
+        };
+        let pprof = profile(&flamedrop_bytes(&with(&["convert", "--to", "pprof"])));
+        let (self_time, calls) = report_sums(&with(&["report", "--json"]));
+        assert_eq!(column_sum(&pprof, "time"), self_time, "{narrowing:?}");
+        assert_eq!(column_sum(&pprof, "calls"), calls, "{narrowing:?}");
+        let perfetto = flamedrop_bytes(&with(&["convert", "--to", "perfetto"]));
+        assert_ne!(perfetto, whole, "{narrowing:?} narrows");
+        let chrome = chrome_events(&with(&["convert", "--to", "chrome"]));
+        assert_eq!(perfetto_events(&perfetto), chrome, "{narrowing:?}");
+    }
 }

@@ -4,8 +4,10 @@
 //! `tests/perfetto-protos/Cargo.toml`, never built), compiled here with
 //! protox and decoded as dynamic messages. Every field we write must be one
 //! those files declare (no unknown fields anywhere), and the track, slice,
-//! instant and counter counts must equal the trace's, and the pprof
-//! profile's `calls` column the report's calls.
+//! instant and counter counts must equal the trace's, the flows must be
+//! Scaler's joins of recorded threads as its reference dump lists them
+//! (none elsewhere), and the pprof profile's `calls` column the report's
+//! calls.
 
 mod common;
 
@@ -16,7 +18,7 @@ use flamedrop_core::export::pprof::to_pprof;
 use flamedrop_core::model::{Trace, NEVER_FREED};
 use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::Command;
@@ -181,6 +183,97 @@ fn perfetto_exports_read_back_with_perfettos_own_trace_proto() {
             "{group}/{case}"
         );
     }
+}
+
+/// A flow's events: (timestamp, track) where it leaves and where it ends.
+#[derive(Debug, Default)]
+struct FlowEnds {
+    leaves: Vec<(u64, u64)>,
+    ends: Vec<(u64, u64)>,
+}
+
+fn numbers(message: &DynamicMessage, field: &str) -> Vec<u64> {
+    match message.get_field_by_name(field).as_deref() {
+        Some(Value::List(items)) => items.iter().filter_map(Value::as_u64).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every flow id of the decoded trace with where it leaves and ends.
+fn exported_flows(exported: &DynamicMessage) -> BTreeMap<u64, FlowEnds> {
+    let mut flows: BTreeMap<u64, FlowEnds> = BTreeMap::new();
+    for packet in list(exported, "packet") {
+        let Some(event) = sub(packet, "track_event") else {
+            continue;
+        };
+        let time = packet
+            .get_field_by_name("timestamp")
+            .and_then(|v| v.as_u64());
+        let track = event
+            .get_field_by_name("track_uuid")
+            .and_then(|v| v.as_u64());
+        let at = (time.unwrap_or_default(), track.unwrap_or_default());
+        for id in numbers(event, "flow_ids") {
+            flows.entry(id).or_default().leaves.push(at);
+        }
+        for id in numbers(event, "terminating_flow_ids") {
+            flows.entry(id).or_default().ends.push(at);
+        }
+    }
+    flows
+}
+
+/// The joins of a Scaler case's reference dump whose joined `pthread_t`
+/// (the record's first extra field) has a thread file in the case.
+fn joins_of_recorded_threads(case: &std::path::Path) -> usize {
+    let Ok(tree) = std::fs::read_to_string(case.join("reference/tree.txt")) else {
+        return 0;
+    };
+    let joins = [
+        "name=pthread_join",
+        "name=pthread_tryjoin_np",
+        "name=pthread_timedjoin_np",
+        "name=pthread_clockjoin_np",
+    ];
+    tree.lines()
+        .filter(|line| line.split_whitespace().any(|w| joins.contains(&w)))
+        .filter_map(|line| {
+            let extra = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("extra="))?;
+            let joined = extra.split(',').next()?;
+            Some(case.join(format!("thread_{joined}.bin")).is_file())
+        })
+        .filter(|&recorded| recorded)
+        .count()
+}
+
+#[test]
+fn perfetto_flows_are_scalers_joins_of_recorded_threads() {
+    let pool = compile("protos/perfetto/trace/trace.proto");
+    let trace_message = message(&pool, "perfetto.protos.Trace");
+    let mut joins = 0;
+    for (group, case, path) in fixture_inputs() {
+        let trace = decode_input(&path);
+        let exported = DynamicMessage::decode(trace_message.clone(), &to_perfetto(&trace)[..])
+            .unwrap_or_else(|e| panic!("{group}/{case}: {e}"));
+        let flows = exported_flows(&exported);
+        let expected = if group == "scaler" {
+            joins_of_recorded_threads(&path)
+        } else {
+            0
+        };
+        assert_eq!(flows.len(), expected, "{group}/{case}: {flows:?}");
+        for (id, ends) in &flows {
+            let what = format!("{group}/{case} flow {id}");
+            assert_eq!((ends.leaves.len(), ends.ends.len()), (1, 1), "{what}");
+            let ((left, from), (ended, to)) = (ends.leaves[0], ends.ends[0]);
+            assert!(left <= ended, "{what}: ends before it leaves");
+            assert_ne!(from, to, "{what}: between two threads");
+        }
+        joins += expected;
+    }
+    assert!(joins >= 4, "{joins} joins in the Scaler fixtures");
 }
 
 #[test]

@@ -3,11 +3,14 @@
 //! `analysis::report`): per function, flat time is the self time, flat calls
 //! the calls and cum time the total; per allocated resource, the allocated
 //! and live objects and sizes are its totals; per thread, the sample counts
-//! are its samples.
+//! are its samples. Each location's mapping, address and file agree with
+//! the recording's own files: uftrace's `.sym` and `.map` files and
+//! `task.txt`, the mappings and return addresses `sp-rtrace-postproc`
+//! printed, Scaler's `lib=` in the reference dump, SELogger's `methods.txt`.
 
 mod common;
 
-use common::{decode_input, fixture_inputs};
+use common::{decode_input, fixture_inputs, reference, rtrace_cases, rtrace_file};
 use flamedrop_core::analysis::report::report;
 use flamedrop_core::export::pprof::proto::Profile;
 use flamedrop_core::export::pprof::to_pprof;
@@ -44,7 +47,12 @@ impl<'p> Reader<'p> {
             .location
             .iter()
             .map(|l| {
-                assert!(profile.mapping.iter().any(|m| m.id == l.mapping_id));
+                assert!(
+                    l.mapping_id == 0 || profile.mapping.iter().any(|m| m.id == l.mapping_id),
+                    "location {} in mapping {}",
+                    l.id,
+                    l.mapping_id
+                );
                 (l.id, functions[&l.line[0].function_id])
             })
             .collect();
@@ -208,4 +216,262 @@ fn sample_counts_equal_the_report_per_thread() {
         }
     }
     assert!(seen > 0, "some fixture has sample sets");
+}
+
+/// Per location: function name, mapping file name (if any), range, address,
+/// function file.
+struct Place {
+    function: String,
+    mapping: Option<(String, u64, u64)>,
+    address: u64,
+    file: String,
+}
+
+fn places(profile: &Profile) -> Vec<Place> {
+    let str = |i: i64| profile.string_table[i as usize].clone();
+    profile
+        .location
+        .iter()
+        .map(|l| {
+            let f = profile
+                .function
+                .iter()
+                .find(|f| f.id == l.line[0].function_id)
+                .expect("its function");
+            let mapping = profile.mapping.iter().find(|m| m.id == l.mapping_id);
+            Place {
+                function: str(f.name),
+                mapping: mapping.map(|m| (str(m.filename), m.memory_start, m.memory_limit)),
+                address: l.address,
+                file: str(f.filename),
+            }
+        })
+        .collect()
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+fn hex(text: &str) -> u64 {
+    u64::from_str_radix(text.trim_start_matches("0x"), 16).expect("hex")
+}
+
+/// uftrace: a function is in the module whose `.sym` file lists it, at an
+/// address inside that module's executable mapping in a `sid-*.map` file
+/// (or past its `dlopen` base in `task.txt`).
+#[test]
+fn uftrace_locations_are_in_the_modules_of_the_sym_and_map_files() {
+    let mut modules_seen = HashSet::new();
+    let mut with_address = 0;
+    for (group, case, path) in fixture_inputs() {
+        let data = path.clone();
+        if !group.starts_with("uftrace") || !data.ends_with("uftrace.data") {
+            continue;
+        }
+        let files: Vec<(String, String)> = std::fs::read_dir(&data)
+            .expect("folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| {
+                ["sym", "map", "txt"]
+                    .iter()
+                    .any(|x| p.extension().is_some_and(|e| e == *x))
+            })
+            .map(|p| {
+                let name = p.file_name().expect("name").to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(&p).unwrap_or_default())
+            })
+            .collect();
+        let mut ranges: Vec<(String, u64, u64)> = Vec::new();
+        for (name, text) in &files {
+            if name.starts_with("sid-") && name.ends_with(".map") {
+                for line in text.lines() {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    let (Some(range), Some(path)) = (words.first(), words.get(5)) else {
+                        continue;
+                    };
+                    let (from, to) = range.split_once('-').expect("a range");
+                    ranges.push((base_name(path).to_owned(), hex(from), hex(to)));
+                }
+            }
+            if name == "task.txt" {
+                for line in text.lines().filter(|l| l.starts_with("DLOP ")) {
+                    let field = |key: &str| {
+                        line.split_whitespace()
+                            .find_map(|w| w.strip_prefix(key))
+                            .expect("a DLOP field")
+                            .trim_matches('"')
+                            .to_owned()
+                    };
+                    ranges.push((
+                        base_name(&field("libname=")).to_owned(),
+                        hex(&field("base=")),
+                        u64::MAX,
+                    ));
+                }
+            }
+        }
+        let trace = decode_input(&path);
+        if trace.threads.iter().all(|t| t.spans.is_empty()) {
+            continue;
+        }
+        let what = format!("{group}/{case}");
+        for place in places(&read_back(&trace)) {
+            let Some((mapping, _, _)) = &place.mapping else {
+                continue;
+            };
+            let module = base_name(mapping);
+            let sym = files
+                .iter()
+                .find(|(name, _)| *name == format!("{module}.sym"))
+                .unwrap_or_else(|| panic!("{what}: no {module}.sym for {}", place.function));
+            let listed = sym
+                .1
+                .lines()
+                .any(|l| l.split_whitespace().nth(2) == Some(place.function.as_str()));
+            assert!(listed, "{what}: {} not in {module}.sym", place.function);
+            modules_seen.insert(module.to_owned());
+            if place.address != 0 {
+                with_address += 1;
+                let inside = ranges
+                    .iter()
+                    .any(|(m, from, to)| m == module && (*from..*to).contains(&place.address));
+                assert!(
+                    inside,
+                    "{what}: {} at {:#x} outside {module}",
+                    place.function, place.address
+                );
+            }
+        }
+    }
+    assert!(modules_seen.contains("libplugin.so"), "{modules_seen:?}");
+    assert!(modules_seen.len() >= 3, "{modules_seen:?}");
+    assert!(with_address > 50, "{with_address} addresses");
+}
+
+/// sp-rtrace: a frame is in the mapping `sp-rtrace-postproc` printed for its
+/// module (`: path => from-to`), at a return address postproc printed under
+/// some call, `offset` past the mapping's start.
+#[test]
+fn rtrace_locations_are_postprocs_mappings_and_return_addresses() {
+    let mut placed = 0;
+    for case in rtrace_cases() {
+        let text = reference("rtrace", &case, "postproc.txt");
+        let mappings: HashSet<(String, u64, u64)> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix(": "))
+            .filter_map(|l| {
+                let (path, range) = l.split_once(" => ")?;
+                let (from, to) = range.split_once('-')?;
+                Some((path.to_owned(), hex(from), hex(to)))
+            })
+            .collect();
+        let returns: HashSet<u64> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('\t'))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| w.starts_with("0x"))
+            .map(hex)
+            .collect();
+        let (name, bytes) = rtrace_file(&case);
+        let trace = flamedrop_core::decode_files(&[(name, bytes)]).expect("decodes");
+        for place in places(&read_back(&trace)) {
+            let Some(mapping) = place.mapping else {
+                continue;
+            };
+            if mapping.2 == 0 {
+                continue; // the program, without a mapping of its own
+            }
+            assert!(mappings.contains(&mapping), "{case}: {mapping:?}");
+            if place.address == 0 {
+                continue;
+            }
+            placed += 1;
+            assert!(
+                returns.contains(&place.address),
+                "{case}: {:#x}",
+                place.address
+            );
+            let offset = place.address - mapping.1;
+            assert_eq!(
+                place.function,
+                format!("{}+{offset:#x}", base_name(&mapping.0)),
+                "{case}"
+            );
+        }
+    }
+    assert!(placed > 10, "{placed} frames placed");
+}
+
+/// Scaler: a function's mapping is the `lib=` of its records in the
+/// reference dump (the executable's for lazily bound calls).
+#[test]
+fn scaler_functions_are_in_the_library_the_dump_names() {
+    let mut checked = 0;
+    for (group, case, path) in fixture_inputs() {
+        if group != "scaler" {
+            continue;
+        }
+        let Ok(tree) = std::fs::read_to_string(path.join("reference/tree.txt")) else {
+            continue;
+        };
+        let mut lib_of: HashMap<String, String> = HashMap::new();
+        for line in tree.lines() {
+            let field = |key: &str| line.split_whitespace().find_map(|w| w.strip_prefix(key));
+            if let (Some(name), Some(lib)) = (field("name="), field("lib=")) {
+                lib_of.insert(name.to_owned(), lib.to_owned());
+            }
+        }
+        let trace = decode_input(&path);
+        for place in places(&read_back(&trace)) {
+            let Some(lib) = lib_of.get(&place.function) else {
+                continue;
+            };
+            let (mapping, _, _) = place.mapping.expect("every Scaler call has a library");
+            assert_eq!(base_name(&mapping), lib, "{case}: {}", place.function);
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// SELogger: a method's file is the `SourceFileName` `methods.txt` gives its
+/// class and method.
+#[test]
+fn selogger_functions_carry_their_source_file() {
+    let mut checked = 0;
+    for (group, case, path) in fixture_inputs() {
+        let Ok(methods) = std::fs::read_to_string(path.join("methods.txt")) else {
+            continue;
+        };
+        // (ClassName as dotted, MethodName, SourceFileName) per method.
+        // (v0.4.0 files have no header line; a header matches no method.)
+        let rows: Vec<(String, &str, &str)> = methods
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split(',').collect();
+                Some((
+                    cells.get(2)?.replace('/', "."),
+                    *cells.get(3)?,
+                    *cells.get(6)?,
+                ))
+            })
+            .collect();
+        let trace = decode_input(&path);
+        for place in places(&read_back(&trace)) {
+            if place.file.is_empty() {
+                continue;
+            }
+            let declared = rows.iter().any(|(class, method, source)| {
+                *source == place.file && place.function.starts_with(&format!("{class}.{method}"))
+            });
+            assert!(
+                declared,
+                "{group}/{case}: {} in {}",
+                place.function, place.file
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
 }

@@ -6,8 +6,10 @@
 //! `TYPE_INSTANT` events, and counters (the trace's own and the live size of
 //! each allocated resource) are `TYPE_COUNTER` events on counter tracks. Each
 //! thread and counter writes on its own packet sequence, in time order.
+//! Causal links between slices the trace keeps are flows (`flows.rs`).
 //! Samples have no place here: `--to pprof` carries them.
 
+mod flows;
 pub mod proto;
 mod tracks;
 
@@ -16,6 +18,7 @@ use crate::model::{Details, StringTable, Thread, TimeUnit, Trace};
 use crate::model::{
     SPAN_ABANDONED, SPAN_CONTINUED, SPAN_CUT, SPAN_OFF_CPU, SPAN_OPEN_AT_END, SPAN_START_REPAIRED,
 };
+use flows::Flows;
 use proto::{DebugAnnotation, TracePacket, TrackEvent};
 use tracks::Tracks;
 
@@ -33,6 +36,7 @@ const FLAG_NAMES: [(u8, &str); 6] = [
 pub fn to_perfetto(trace: &Trace) -> Vec<u8> {
     let clock = Clock::of(trace);
     let tracks = Tracks::of(trace);
+    let flows = Flows::of(trace);
     let mut out = Writer {
         bytes: Vec::with_capacity(1 << 16),
     };
@@ -47,6 +51,8 @@ pub fn to_perfetto(trace: &Trace) -> Vec<u8> {
         let track = tracks.thread(t);
         let mut events = ThreadEvents {
             trace,
+            flows: &flows,
+            thread: t,
             clock,
             track,
             sequence: tracks.thread_sequence(t),
@@ -147,6 +153,9 @@ impl Writer {
 /// One thread's slices and instants, merged in time order on its sequence.
 struct ThreadEvents<'a> {
     trace: &'a Trace,
+    flows: &'a Flows,
+    /// The thread's index.
+    thread: usize,
     clock: Clock,
     track: u64,
     sequence: u32,
@@ -164,7 +173,7 @@ impl ThreadEvents<'_> {
                 let Some(done) = open.pop() else { break };
                 let end = spans.end.get(done).copied().unwrap_or_default();
                 next_instant = self.instants_before(thread, next_instant, end);
-                self.end(end);
+                self.end(done, end);
             }
             let start = spans.start.get(i).copied().unwrap_or_default();
             next_instant = self.instants_before(thread, next_instant, start);
@@ -174,7 +183,7 @@ impl ThreadEvents<'_> {
         while let Some(done) = open.pop() {
             let end = spans.end.get(done).copied().unwrap_or_default();
             next_instant = self.instants_before(thread, next_instant, end);
-            self.end(end);
+            self.end(done, end);
         }
         next_instant = self.instants_before(thread, next_instant, i64::MAX);
         // The markers at i64::MAX itself, if any.
@@ -208,10 +217,18 @@ impl ThreadEvents<'_> {
         self.out.event(self.sequence, self.clock.ns(start), event);
     }
 
-    fn end(&mut self, time: i64) {
+    /// The end of span `i`, with the flows leaving and ending there.
+    fn end(&mut self, i: usize, time: i64) {
+        let (flow_ids, terminating_flow_ids) = self
+            .flows
+            .at_end(self.thread, i)
+            .cloned()
+            .unwrap_or_default();
         let event = TrackEvent {
             r#type: Some(proto::TYPE_SLICE_END),
             track_uuid: Some(self.track),
+            flow_ids,
+            terminating_flow_ids,
             ..TrackEvent::default()
         };
         self.out.event(self.sequence, self.clock.ns(time), event);

@@ -98,6 +98,11 @@ pub struct TrackEvent {
     pub name: Option<String>,
     #[prost(double, optional, tag = "44")]
     pub double_counter_value: Option<f64>,
+    /// Flows leaving (or passing) this event; not packed, as declared.
+    #[prost(fixed64, repeated, packed = "false", tag = "47")]
+    pub flow_ids: Vec<u64>,
+    #[prost(fixed64, repeated, packed = "false", tag = "48")]
+    pub terminating_flow_ids: Vec<u64>,
 }
 
 /// `DebugAnnotation`: one named argument of an event.

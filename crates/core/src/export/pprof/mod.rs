@@ -6,9 +6,12 @@
 //! the objects and size allocated and still live at the end (Go's
 //! `alloc_objects`, `alloc_space`, `inuse_objects`, `inuse_space`). A column
 //! is zero in the samples of the others. Samples carry a `thread` label;
-//! the trace's metadata become comments.
+//! the trace's metadata become comments. Each frame's location is in its
+//! module's mapping, at its address, where the trace tells them
+//! (`modules.rs`).
 
 mod calls;
+mod modules;
 pub mod proto;
 mod table;
 

@@ -1,7 +1,10 @@
 //! The pprof profile being built: its string table, one function and one
-//! location per frame name, one mapping for the traced program, the
-//! sample-type columns, and samples as wide as all columns together.
+//! location per frame name (in its module's mapping, at its address, where
+//! `modules` knows them), a mapping per module used (the traced program's
+//! first), the sample-type columns, and samples as wide as all columns
+//! together.
 
+use super::modules::Places;
 use super::proto::{Function, Label, Line, Location, Mapping, Profile, Sample, ValueType};
 use crate::model::{StrId, Trace};
 use std::collections::HashMap;
@@ -21,10 +24,14 @@ pub struct ProfileBuilder {
     columns: Vec<ValueType>,
     samples: Vec<PendingSample>,
     functions: Vec<Function>,
+    locations: Vec<Location>,
     /// Per trace string id, its location id (0: none yet).
     location_of: Vec<u64>,
     comments: Vec<i64>,
-    mapping_file: i64,
+    places: Places,
+    /// Per module of `places`, its mapping id (0: not used yet).
+    mapping_of_module: Vec<u64>,
+    mappings: Vec<Mapping>,
     thread_key: i64,
 }
 
@@ -36,20 +43,19 @@ impl ProfileBuilder {
             columns: Vec::new(),
             samples: Vec::new(),
             functions: Vec::new(),
+            locations: Vec::new(),
             location_of: vec![0; trace.strings.len()],
             comments: Vec::new(),
-            mapping_file: 0,
+            places: Places::of(trace, &program_name(trace)),
+            mapping_of_module: Vec::new(),
+            mappings: Vec::new(),
             thread_key: 0,
         };
         builder.string("");
         builder.thread_key = builder.string("thread");
-        let program = trace
-            .processes
-            .first()
-            .map(|p| p.name.clone())
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| trace.format.map_or("trace", |f| f.name()).to_owned());
-        builder.mapping_file = builder.string(&program);
+        builder.mapping_of_module = vec![0; builder.places.modules.len()];
+        // The program's mapping comes first, used or not (pprof's main binary).
+        builder.mapping(0);
         for (key, value) in &trace.metadata {
             let comment = builder.string(&format!("{key}: {value}"));
             builder.comments.push(comment);
@@ -85,13 +91,51 @@ impl ProfileBuilder {
         }
         let id = self.functions.len() as u64 + 1;
         let text = self.string(trace.str(name));
+        let source = self.places.source(name).map(str::to_owned);
+        let filename = source.map_or(0, |file| self.string(&file));
         self.functions.push(Function {
             id,
             name: text,
             system_name: text,
+            filename,
             ..Function::default()
         });
+        let mapping_id = self.places.module(name).map_or(0, |m| self.mapping(m));
+        self.locations.push(Location {
+            id,
+            mapping_id,
+            address: self.places.address(name),
+            line: vec![Line {
+                function_id: id,
+                line: 0,
+            }],
+        });
         if let Some(slot) = self.location_of.get_mut(name as usize) {
+            *slot = id;
+        }
+        id
+    }
+
+    /// The mapping id of module `m` of `places`, the mapping added if new.
+    fn mapping(&mut self, m: usize) -> u64 {
+        if let Some(&id) = self.mapping_of_module.get(m).filter(|&&id| id != 0) {
+            return id;
+        }
+        let Some(module) = self.places.modules.get(m) else {
+            return 0;
+        };
+        let (start, limit, file) = (module.start, module.limit, module.filename.clone());
+        let id = self.mappings.len() as u64 + 1;
+        let filename = self.string(&file);
+        self.mappings.push(Mapping {
+            id,
+            memory_start: start,
+            memory_limit: limit,
+            filename,
+            has_functions: true,
+            ..Mapping::default()
+        });
+        if let Some(slot) = self.mapping_of_module.get_mut(m) {
             *slot = id;
         }
         id
@@ -163,19 +207,6 @@ impl ProfileBuilder {
                 }
             })
             .collect();
-        let location = self
-            .functions
-            .iter()
-            .map(|f| Location {
-                id: f.id,
-                mapping_id: 1,
-                line: vec![Line {
-                    function_id: f.id,
-                    line: 0,
-                }],
-                ..Location::default()
-            })
-            .collect();
         let default = self.columns.first().cloned();
         Profile {
             default_sample_type: default.as_ref().map_or(0, |c| c.r#type),
@@ -183,13 +214,8 @@ impl ProfileBuilder {
             period: 1,
             sample_type: self.columns,
             sample,
-            mapping: vec![Mapping {
-                id: 1,
-                filename: self.mapping_file,
-                has_functions: true,
-                ..Mapping::default()
-            }],
-            location,
+            mapping: self.mappings,
+            location: self.locations,
             function: self.functions,
             string_table: self.strings,
             comment: self.comments,
@@ -197,4 +223,14 @@ impl ProfileBuilder {
             ..Profile::default()
         }
     }
+}
+
+/// The traced program: its process's name, else the format's.
+fn program_name(trace: &Trace) -> String {
+    trace
+        .processes
+        .first()
+        .map(|p| p.name.clone())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| trace.format.map_or("trace", |f| f.name()).to_owned())
 }
