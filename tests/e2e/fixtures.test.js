@@ -9,7 +9,7 @@ const { test } = require('node:test');
 const { CASES, assertDrawn, cliReport, fixtureDir, openEmpty, pageReport, waitForState, withPage } = require('./lib.js');
 
 const EXTRA = path.join(__dirname, '..', 'fixtures', 'uftrace-extra');
-const EXTRA_CASES = ['d-fork-child', 'i-lost-nested', 'i-lost-sched'];
+const EXTRA_CASES = ['d-fork-child', 'i-lost-nested', 'i-lost-sched', 'i-lost-records'];
 const ALL = [
   ...CASES.map((name) => [name, () => fixtureDir(name)]),
   ...EXTRA_CASES.map((name) => [`uftrace-extra/${name}`, () => path.join(EXTRA, name, 'uftrace.data')]),

@@ -88,7 +88,7 @@ fn reports_equal_uftrace_report_around_lost_records() {
 }
 
 #[test]
-fn lost_records_are_reported_with_their_count_and_calls_and_self_times_match_uftrace() {
+fn lost_records_are_reported_with_their_count_and_every_row_equals_uftrace() {
     let trace = decode_case("uftrace-extra", "i-lost-records");
     let r = report(&trace);
     let lost = r
@@ -98,16 +98,10 @@ fn lost_records_are_reported_with_their_count_and_calls_and_self_times_match_uft
         .expect("a LOST diagnostic");
     assert_eq!(lost.count, 4277);
     assert_eq!(lost.severity, "data_loss");
-    // Calls and self times agree; a total can differ where uftrace counts a
-    // call as recursive by the function its stack slot was entered with (see
-    // ARCHITECTURE.md, the uftrace decoder).
-    let expected = reference_rows(&reference("uftrace-extra", "i-lost-records", "report.txt"));
-    for (_, self_time, calls, name) in expected {
-        let ours = r.functions.iter().find(|f| f.name == name);
-        assert_eq!(ours.map_or(0, |f| f.calls), calls, "calls of {name}");
-        let ours_self = ours.map(|f| format_time(f.self_time, "ns"));
-        assert_eq!(ours_self, Some(self_time), "self time of {name}");
-    }
+    // Here uftrace counts one `batch` return as recursive by the function its
+    // stack slot was entered as, and gives one `batch` return without a call
+    // the 241 ns stack slot 0 last held (see ARCHITECTURE.md, uftrace).
+    check_report("uftrace-extra", "i-lost-records");
 }
 
 fn stack_set(text: &str) -> BTreeSet<String> {

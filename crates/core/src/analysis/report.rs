@@ -2,9 +2,10 @@
 //! time, allocation totals and diagnostics — the object `flamedrop report
 //! --json` prints and `window.flamedrop.report()` returns (DESIGN.md §6).
 
-use super::walk::walk_spans;
+use super::walk::{walk_spans, SpanVisit};
 use crate::model::{
-    Allocations, Severity, Thread, Trace, NEVER_FREED, SPAN_ABANDONED, SPAN_CONTINUED,
+    Allocations, Severity, Spans, StrId, Thread, Trace, Value, COUNTED_DURATION_KEY, NEVER_FREED,
+    SPAN_ABANDONED, SPAN_CONTINUED, SPAN_RECURSION_INVERTED, SPAN_START_REPAIRED,
 };
 use serde::{Deserialize, Serialize};
 
@@ -179,6 +180,7 @@ fn thread_report(
         .filter(|s| s.thread == Some(index as u32))
         .map(|s| s.len() as u64)
         .sum();
+    let counted_key = trace.strings.find(COUNTED_DURATION_KEY);
     walk_spans(&thread.spans, |v| {
         if v.flags & SPAN_ABANDONED != 0 {
             return;
@@ -189,8 +191,10 @@ fn thread_report(
                 t.calls += 1;
             }
             t.self_time += v.self_time;
-            if v.outermost {
-                t.total += v.duration;
+            // The decoder knows where the original tool tells recursion
+            // otherwise than by the names (uftrace after a LOST record).
+            if v.outermost != (v.flags & SPAN_RECURSION_INVERTED != 0) {
+                t.total += counted_duration(&thread.spans, &v, counted_key);
             }
         }
     });
@@ -206,6 +210,21 @@ fn thread_report(
             u32::from(thread.max_depth()) + 1
         },
     }
+}
+
+/// The duration a call adds to its function's total: the drawn one, or the
+/// one the decoder kept where the original tool counts a longer call than
+/// could be drawn ([`COUNTED_DURATION_KEY`]).
+fn counted_duration(spans: &Spans, v: &SpanVisit, key: Option<StrId>) -> i64 {
+    let mut duration = v.duration;
+    if let Some(key) = key.filter(|_| v.flags & SPAN_START_REPAIRED != 0) {
+        spans.details.each_of(v.index, |k, value| {
+            if let (true, Value::Int(counted)) = (k == key, value) {
+                duration = counted;
+            }
+        });
+    }
+    duration
 }
 
 /// The live blocks of one resource type grouped by stack, biggest first (then

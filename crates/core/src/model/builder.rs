@@ -6,7 +6,7 @@
 //! depth, every still-open call closed at the end and counted.
 
 use super::{
-    Diagnostic, Field, Format, Process, Severity, StrId, Thread, TimeUnit, Trace, Value,
+    Diagnostic, Field, Format, Process, Severity, Spans, StrId, Thread, TimeUnit, Trace, Value,
     SPAN_OPEN_AT_END,
 };
 use std::collections::HashMap;
@@ -257,6 +257,11 @@ impl TraceBuilder {
         {
             *n = name;
         }
+    }
+
+    /// Thread `t`'s spans so far (open ones end at their start).
+    pub fn spans(&self, t: ThreadRef) -> Option<&Spans> {
+        Some(&self.trace.threads.get(t as usize)?.spans)
     }
 
     /// The name and flags of a span.

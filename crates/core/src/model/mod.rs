@@ -130,6 +130,20 @@ pub const SPAN_ABANDONED: u8 = 16;
 /// of a function off the stack while the inner one runs); it is drawn and
 /// timed like any span but not counted as another call.
 pub const SPAN_CONTINUED: u8 = 32;
+/// A span flag: the original tool tells recursion by the functions the stack
+/// slots were entered as, not by the names the calls got when they returned
+/// (uftrace after a LOST record or a mismatched return), and for this call
+/// its answer is the opposite of what the span names say: the report adds
+/// its total where the names say recursive, and not where they say outermost.
+pub const SPAN_RECURSION_INVERTED: u8 = 64;
+/// The key of a span detail (an integer in the trace's time unit): the time
+/// the original tool counts for a call whose span could not be drawn that
+/// long without overlapping the call before it (uftrace gives a return
+/// without a call the duration stack slot 0 last held, which can reach back
+/// past the previous record). The report adds it to the function's total
+/// in place of the drawn duration. Only spans flagged `SPAN_START_REPAIRED`
+/// have it.
+pub const COUNTED_DURATION_KEY: &str = "counted duration";
 
 /// A decoded trace.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -8,6 +8,7 @@ mod framing;
 mod lost;
 mod plain;
 mod recording;
+mod recursion;
 mod stack;
 mod values;
 
@@ -47,6 +48,10 @@ pub struct TaskStream {
     /// Open calls whose slot had no call when a LOST set the depth: their
     /// return counts 0 ns.
     zero_levels: Vec<usize>,
+    /// Calls that returned as another function than their stack slot was
+    /// entered as: the span and the slot's function (uftrace's recursion
+    /// test reads the latter).
+    entered_as: Vec<(u32, StrId)>,
     /// Calls deeper than max-stack, counted but not shown.
     hidden: u32,
     sched_open: bool,
@@ -96,6 +101,7 @@ impl TaskStream {
             stale: Vec::new(),
             entered: Vec::new(),
             zero_levels: Vec::new(),
+            entered_as: Vec::new(),
             hidden: 0,
             sched_open: false,
             pending_exec: false,
@@ -119,6 +125,7 @@ impl TaskStream {
             self.perf_event(event, rec);
         }
         self.end_open_calls(rec);
+        self.mark_inverted_recursion(rec);
     }
 
     /// The address space this task uses at `time`.

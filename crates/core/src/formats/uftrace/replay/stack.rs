@@ -6,7 +6,8 @@ use super::{RecordingState, Special, TaskStream};
 use crate::formats::uftrace::perf::{PerfEvent, PerfKind};
 use crate::formats::uftrace::records::Record;
 use crate::model::{
-    Field, Severity, StrId, ThreadRef, SPAN_ABANDONED, SPAN_OFF_CPU, SPAN_START_REPAIRED,
+    Field, Severity, StrId, ThreadRef, Value, COUNTED_DURATION_KEY, SPAN_ABANDONED, SPAN_OFF_CPU,
+    SPAN_START_REPAIRED,
 };
 
 impl TaskStream {
@@ -123,6 +124,7 @@ impl TaskStream {
                             });
                         }
                         rec.builder.set_name(t, top, info.name);
+                        self.note_entered_as(top, name);
                     }
                 }
                 let level = rec.builder.depth(t).saturating_sub(1);
@@ -134,6 +136,10 @@ impl TaskStream {
                     rec.builder.add_flags(t, top, SPAN_ABANDONED);
                     let span = rec.builder.begin(t, time, info.name, SPAN_START_REPAIRED);
                     rec.builder.end(t, time);
+                    let entered = self.entered.get(level).copied().unwrap_or(info.name);
+                    if entered != info.name {
+                        self.note_entered_as(span, entered);
+                    }
                     span
                 } else {
                     rec.builder.end(t, time);
@@ -156,6 +162,7 @@ impl TaskStream {
                     .builder
                     .begin(t, start.min(time), info.name, SPAN_START_REPAIRED);
                 rec.builder.end(t, time);
+                self.keep_counted_duration(t, span, time - start.min(time), rec);
                 span
             }
         };
@@ -163,6 +170,22 @@ impl TaskStream {
             let spec = rec.spec(info);
             let text = self.values(extra, spec.retval.as_slice(), time, rec);
             rec.builder.add_detail(t, span, Field::new("return", text));
+        }
+    }
+
+    /// A span drawn shorter than `duration` (it cannot start before the
+    /// previous record) keeps the time uftrace counts as a detail.
+    fn keep_counted_duration(
+        &self,
+        t: ThreadRef,
+        span: u32,
+        duration: i64,
+        rec: &mut RecordingState,
+    ) {
+        let drawn = rec.builder.span_times(t, span).map(|(s, e)| e - s);
+        if drawn.is_some_and(|d| d < duration) {
+            let key = rec.builder.intern(COUNTED_DURATION_KEY);
+            rec.builder.detail(t, span, key, Value::Int(duration));
         }
     }
 
