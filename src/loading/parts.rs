@@ -4,6 +4,8 @@
 //! taking its part; everything else by one. This keeps what
 //! the workers say per part and turns it into one progress, one failure, or
 //! the parts' answers once every worker is done.
+//! A SWAP stream is split too, by kind of data: part 0 makes its counters,
+//! samples and tables, part 1 its threads' spans and markers.
 
 use super::client::DecodeJob;
 use crate::browser::query_param;

@@ -251,3 +251,208 @@ fn a_damaged_selogger_stream_decodes_the_same_in_parts() {
         assert_same_in(&files, &format!("damaged stream {round}"), &[2, 3], 777);
     }
 }
+
+/// An input's files: path and bytes.
+type Files = Vec<(String, Vec<u8>)>;
+
+/// Every SWAP input the tests have: the fixtures written by the encoder's
+/// scenarios (`examples/swap-scenarios`), the one without `swap.cpus` both
+/// with and without it, and the page's demo.
+fn swap_inputs() -> Vec<(String, Files)> {
+    let dir = fixtures().join("swap");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("swap fixtures")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "swap"))
+        .collect();
+    names.sort();
+    let mut inputs: Vec<(String, Files)> = names
+        .into_iter()
+        .map(|p| {
+            let name = p.display().to_string();
+            let bytes = std::fs::read(&p).expect("swap fixture");
+            (name.clone(), vec![(name, bytes)])
+        })
+        .collect();
+    let no_cpus = read_folder(&dir.join("no-cpu-count"));
+    let stream_only: Vec<_> = no_cpus
+        .iter()
+        .filter(|(p, _)| p.ends_with(".swap"))
+        .cloned()
+        .collect();
+    inputs.push(("no-cpu-count with swap.cpus".into(), no_cpus));
+    inputs.push(("no-cpu-count alone".into(), stream_only));
+    let demo =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/demos/swap-gallery");
+    let gallery = read_folder(&demo)
+        .into_iter()
+        .filter(|(p, _)| p.ends_with(".swap"))
+        .collect();
+    inputs.push(("swap-gallery demo".into(), gallery));
+    inputs
+}
+
+/// Every sample of every set, its stack spelled out (part 0 makes the
+/// stacks; its string table differs in order from the whole decode's).
+fn samples_of(trace: &Trace) -> Vec<String> {
+    let frames = |stack: u32| -> Vec<&str> {
+        trace
+            .stacks
+            .frames(stack)
+            .into_iter()
+            .map(|f| trace.str(f))
+            .collect()
+    };
+    trace
+        .sample_sets
+        .iter()
+        .flat_map(|s| {
+            let head = format!("{} {:?} {:?} {}", s.name, s.thread, s.weight_names, s.note);
+            let rows = (0..s.stack.len()).map(move |i| {
+                format!(
+                    "{:?} {:?} {:?}",
+                    s.time.get(i),
+                    frames(s.stack[i]),
+                    s.weights.iter().map(|w| w[i]).collect::<Vec<_>>()
+                )
+            });
+            std::iter::once(head).chain(rows)
+        })
+        .collect()
+}
+
+/// The allocations' stacks spelled out, in order, for every resource.
+fn allocation_stacks_of(trace: &Trace) -> Vec<Vec<String>> {
+    trace
+        .allocations
+        .iter()
+        .map(|a| {
+            a.stack
+                .iter()
+                .map(|&s| {
+                    let names: Vec<&str> = trace
+                        .stacks
+                        .frames(s)
+                        .into_iter()
+                        .map(|f| trace.str(f))
+                        .collect();
+                    names.join(";")
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// [`assert_same_in`], and also the samples and allocation stacks by name.
+fn assert_same_swap(files: &[(String, Vec<u8>)], label: &str, counts: &[usize], chunk: usize) {
+    assert_same_in(files, label, counts, chunk);
+    let whole = decode_files(files).expect("decodes");
+    for &parts in counts {
+        let split = decode_files_in_parts_chunked(files, parts, chunk).expect("decodes in parts");
+        assert_eq!(
+            samples_of(&split),
+            samples_of(&whole),
+            "{label}, {parts} parts"
+        );
+        assert_eq!(
+            allocation_stacks_of(&split),
+            allocation_stacks_of(&whole),
+            "{label}, {parts} parts"
+        );
+        assert_eq!(
+            format!("{:?}", split.processes),
+            format!("{:?}", whole.processes),
+            "{label}, {parts} parts"
+        );
+        let lanes = |t: &Trace| -> Vec<(String, String, u32)> {
+            t.threads
+                .iter()
+                .map(|l| (l.id.clone(), l.name.clone(), l.process))
+                .collect()
+        };
+        assert_eq!(lanes(&split), lanes(&whole), "{label}, {parts} parts");
+    }
+}
+
+#[test]
+fn every_swap_fixture_decodes_the_same_in_one_to_four_parts() {
+    let inputs = swap_inputs();
+    assert!(inputs.len() >= 9, "only {} SWAP inputs", inputs.len());
+    for (label, files) in &inputs {
+        assert!(splits(files, 2), "{label} was not split");
+        assert_same_swap(files, label, &[1, 2, 3, 4], 8 << 20);
+        // Chunks that cut headers and payloads at odd places.
+        assert_same_swap(files, label, &[2, 3], 4093);
+        assert_same_swap(files, label, &[2], 37);
+    }
+}
+
+/// The messages of a SWAP stream, each with its header (a cut tail kept).
+fn swap_messages(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(len) = bytes.get(at + 16..at + 20) {
+        let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+        let end = (at + 20 + len).min(bytes.len());
+        out.push(&bytes[at..end]);
+        at = end;
+    }
+    out.push(&bytes[at..]);
+    out
+}
+
+#[test]
+fn a_swap_stream_out_of_time_order_decodes_the_same_in_parts() {
+    let dir = fixtures().join("swap");
+    for name in ["demo.swap", "activity.swap"] {
+        let bytes = std::fs::read(dir.join(name)).expect("swap fixture");
+        let mut shuffled = swap_messages(&bytes);
+        // Neighbours swapped and messages moved far back, past the time of
+        // many later ones.
+        for i in (0..shuffled.len().saturating_sub(40)).step_by(5) {
+            shuffled.swap(i, i + 1);
+            if i % 35 == 0 {
+                let m = shuffled.remove(i);
+                shuffled.insert(i + 30, m);
+            }
+        }
+        let files = vec![(name.to_owned(), shuffled.concat())];
+        assert_ne!(files[0].1, bytes, "{name}: nothing was moved");
+        assert_same_swap(&files, &format!("{name} reordered"), &[2, 3, 4], 1000);
+    }
+}
+
+#[test]
+fn a_damaged_swap_stream_decodes_the_same_in_parts() {
+    let dir = fixtures().join("swap");
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for name in ["demo.swap", "activity.swap", "legacy-3.0.swap"] {
+        let pristine = std::fs::read(dir.join(name)).expect("swap fixture");
+        for round in 0..4 {
+            let mut bytes = pristine.clone();
+            // Overwrite bytes (headers, lengths, pids, addresses),
+            // then cut the stream at an odd place.
+            for _ in 0..30 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                // The first two headers stay: the stream is still found.
+                let at = 64 + (seed >> 33) as usize % (bytes.len() - 64);
+                bytes[at] = (seed >> 17) as u8;
+            }
+            let keep = bytes.len() - 1 - round * 13;
+            bytes.truncate(keep);
+            let files = vec![(name.to_owned(), bytes)];
+            let label = format!("{name} damaged, round {round}");
+            let whole = decode_files(&files).expect("decodes");
+            assert!(
+                whole.diagnostics.iter().any(|d| d.kind == "bad-header"
+                    || d.kind == "bad-payload"
+                    || d.kind == "truncated-message"),
+                "{label}: the damage went unnoticed"
+            );
+            assert_same_swap(&files, &label, &[2, 3], 777);
+        }
+    }
+}

@@ -177,10 +177,26 @@ impl Decoder for SwapDecoder {
         self.current = None;
     }
 
+    /// Every part reads the whole stream in the same time order (the
+    /// reorder window and every state shared across threads stay the whole
+    /// stream's); part 0 builds the trace-level data, part 1 the threads'
+    /// spans and markers (see `build`).
+    fn keep_part(&mut self, part: usize, parts: usize) -> bool {
+        if parts < 2 || self.stream.is_none() {
+            return false;
+        }
+        self.build.split(part, parts);
+        true
+    }
+
     fn finish(self: Box<Self>) -> Trace {
         let mut this = *self;
         let summary = this.parser.finish(&mut this.build);
+        let whole_input = this.build.trace_level;
         let mut trace = this.build.finish(summary);
+        if !whole_input {
+            return trace;
+        }
         if this.bad_cpus_file {
             trace.diagnostics.push(crate::model::Diagnostic {
                 severity: Severity::DataLoss,

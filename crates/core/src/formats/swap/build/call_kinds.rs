@@ -38,13 +38,15 @@ impl Build {
         let lane = legacy_lane(e.legacy);
         let t = self.call_lane(e.pid, e.tid, lane, time);
         let name = self.address_name(e.pid, e.pc);
-        self.push_values(&mut fields, &e.args, None);
-        let key = self.key("caller");
-        let caller = self.address_name(e.pid, e.caller);
-        fields.push((key, FieldValue::Text(caller)));
-        self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(e.cpu));
-        if let Some((kind, sub)) = e.legacy {
-            self.push_text(&mut fields, "probe type", &format!("{kind}/{sub}"));
+        if self.thread_data {
+            self.push_values(&mut fields, &e.args, None);
+            let key = self.key("caller");
+            let caller = self.address_name(e.pid, e.caller);
+            fields.push((key, FieldValue::Text(caller)));
+            self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(e.cpu));
+            if let Some((kind, sub)) = e.legacy {
+                self.push_text(&mut fields, "probe type", &format!("{kind}/{sub}"));
+            }
         }
         self.open_call(t, time, name, Some(e.pc), &fields);
         self.fields = fields;
@@ -83,9 +85,11 @@ impl Build {
         let mut fields = self.take_fields();
         let t = self.call_lane(call.pid, call.tid, Lane::Syscalls, time);
         let name = self.b.intern(&format!("syscall {:#x}", call.pc));
-        self.push_values(&mut fields, args, None);
-        self.push_text(&mut fields, "group", &syscall_groups(call.group));
-        self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(call.cpu));
+        if self.thread_data {
+            self.push_values(&mut fields, args, None);
+            self.push_text(&mut fields, "group", &syscall_groups(call.group));
+            self.push_number(&mut fields, "cpu", Number::Decimal, u64::from(call.cpu));
+        }
         self.open_call(t, time, name, Some(call.pc), &fields);
         self.fields = fields;
     }

@@ -82,8 +82,10 @@ impl Build {
         fields: &[(StrId, FieldValue)],
     ) {
         let span = self.b.begin(t, time, name, 0);
-        for &(key, value) in fields {
-            self.b.detail(t, span, key, value);
+        if self.thread_data {
+            for &(key, value) in fields {
+                self.b.detail(t, span, key, value);
+            }
         }
         self.b.count_events(t, 1);
         self.calls.open.entry(t).or_default().push(OpenCall {
@@ -122,7 +124,7 @@ impl Build {
         self.calls.unmatched_entries += skipped as u64;
         self.b.cut_to(t, at + 1, time, SPAN_CUT);
         self.b.end(t, time);
-        if let Some(ret) = ret {
+        if let (Some(ret), true) = (ret, self.thread_data) {
             let key = self.key("return");
             let text = self.values_text(std::slice::from_ref(ret));
             self.b.detail(t, span, key, FieldValue::Text(text));

@@ -10,6 +10,12 @@
 //! get a lane of their own per thread (`<tid> syscalls`, `<tid> files`,
 //! `<tid> web`); app setup stages a `startup` lane per process; messages
 //! with no process a `target` lane.
+//!
+//! Decoded in two parts side by side (see [`Build::split`]), both parts read
+//! every message in the same time order and make every lane and process in
+//! the same order; part 0 keeps what belongs to the whole trace (counters,
+//! samples, allocations, tables, diagnostics, metadata) and drops the
+//! threads' spans and markers, part 1 keeps only those (with their details).
 
 mod call_kinds;
 mod calls;
@@ -27,7 +33,7 @@ use super::messages::{Frame, Message, System};
 use super::stream::{Sink, Summary};
 use crate::fast_hash::FastMap;
 use crate::model::{
-    CounterRef, Field, Format, SampleSetRef, Severity, StrId, ThreadRef, TimeUnit, Trace,
+    CounterRef, Field, Format, SampleSetRef, Severity, StrId, Thread, ThreadRef, TimeUnit, Trace,
     TraceBuilder, Value as FieldValue,
 };
 use calls::CallStacks;
@@ -85,6 +91,11 @@ pub struct Build {
     next_projection: u64,
     /// Points each counter has room for, as last reserved.
     reserved: FastMap<CounterRef, u64>,
+    /// This part makes the trace-level data (counters, samples,
+    /// allocations, tables, diagnostics, metadata).
+    pub trace_level: bool,
+    /// This part keeps the threads' spans and markers and their details.
+    pub thread_data: bool,
 }
 
 /// The first projection of the counters' sizes is made this far in.
@@ -117,6 +128,20 @@ impl Build {
             size,
             next_projection: FIRST_PROJECTION,
             reserved: FastMap::default(),
+            trace_level: true,
+            thread_data: true,
+        }
+    }
+
+    /// Makes this build part `part` of `parts` decoded side by side: part 0
+    /// keeps the trace-level data, part 1 the threads' data, any further
+    /// part neither (it only agrees on the lanes). Both walk every message,
+    /// so every state the handlers share (open calls, off-CPU time, the
+    /// address space, names) is the whole stream's in each part.
+    pub fn split(&mut self, part: usize, parts: usize) {
+        if parts > 1 {
+            self.trace_level = part == 0;
+            self.thread_data = part == 1;
         }
     }
 
@@ -154,7 +179,11 @@ impl Build {
     /// The trace, once the stream has ended and said what it held.
     pub fn finish(self, summary: Summary) -> Trace {
         let file = self.file.clone();
+        let trace_level = self.trace_level;
         let mut trace = self.finish_model();
+        if !trace_level {
+            return trace;
+        }
         // What the whole stream says comes first, as in a trace built after
         // reading it all: a builder of its own keeps the folding of repeated
         // problems (none of its kinds is one the build reports).
@@ -235,6 +264,10 @@ impl Build {
         process: Option<u32>,
         thread: Option<ThreadRef>,
     ) -> CounterRef {
+        if !self.trace_level {
+            // No counter is made; points for this one go nowhere.
+            return CounterRef::MAX;
+        }
         let key = (name, process, thread);
         if let Some(&c) = self.counters.get(&key) {
             return c;
@@ -258,6 +291,11 @@ impl Build {
 
     /// A marker with fields.
     pub fn marker(&mut self, t: ThreadRef, time: i64, name: &str, fields: Vec<Field>) {
+        if !self.thread_data {
+            self.b.touch(t, time);
+            self.b.count_events(t, 1);
+            return;
+        }
         let name = self.b.intern(name);
         self.b.instant(t, time, name, fields);
         self.b.count_events(t, 1);
@@ -330,12 +368,32 @@ impl Build {
                 || "function exits matched no open entry on their thread and were dropped".into(),
             );
         }
-        self.add_tables();
+        if self.trace_level {
+            self.add_tables();
+        }
         let lanes = std::mem::take(&mut self.lanes);
         let mut trace = self.b.finish();
         name_lanes(&mut trace, lanes, &self.comms);
+        if !self.trace_level {
+            trace.diagnostics.clear();
+        }
+        if !self.thread_data {
+            for thread in &mut trace.threads {
+                drop_thread_data(thread);
+            }
+        }
         trace
     }
+}
+
+/// Empties a thread whose data another part keeps.
+fn drop_thread_data(thread: &mut Thread) {
+    thread.events = 0;
+    thread.spans = Default::default();
+    thread.instants = Default::default();
+    thread.addresses = Default::default();
+    thread.first_time = None;
+    thread.last_time = None;
 }
 
 /// A lane made before its process was introduced learns its name now; so

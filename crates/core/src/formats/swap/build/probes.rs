@@ -35,6 +35,11 @@ impl Build {
             }
             _ => {}
         }
+        if !self.thread_data {
+            self.b.touch(t, time);
+            self.b.count_events(t, 1);
+            return;
+        }
         let name = self.probe_name(p);
         let mut fields = std::mem::take(&mut self.fields);
         fields.clear();
@@ -263,6 +268,13 @@ impl Build {
 
     fn memory(&mut self, p: &Probe, time: i64, size: u64, api_type: u32, address: u64) {
         let t = self.lane(p.pid, p.tid, Lane::Functions);
+        if !self.trace_level {
+            // An allocation's only mark on its thread: its time.
+            if api_type == 0 {
+                self.b.touch(t, time);
+            }
+            return;
+        }
         let heap = self.b.resource("memory", "bytes");
         match api_type {
             0 => {
@@ -290,6 +302,14 @@ impl Build {
         file_size: u64,
         path: &str,
     ) {
+        if !self.trace_level {
+            // An opened descriptor's only mark on its thread: its time.
+            if api_type == 0 {
+                let t = self.lane(p.pid, p.tid, Lane::Functions);
+                self.b.touch(t, time);
+            }
+            return;
+        }
         self.tables.file_activity.push(vec![
             time.to_string(),
             p.pid.to_string(),

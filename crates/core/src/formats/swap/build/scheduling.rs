@@ -9,6 +9,12 @@ impl Build {
     /// MSG_SAMPLE: one sample under the calls open on its thread.
     pub(super) fn sample(&mut self, pid: u32, tid: u32, pc: u64, time: i64) {
         let t = self.lane(pid, tid, Lane::Functions);
+        if !self.trace_level {
+            // The sample's only mark on its thread: its time.
+            self.b.touch(t, time);
+            self.b.count_events(t, 1);
+            return;
+        }
         let set = match self.samples.get(&t) {
             Some(&s) => s,
             None => {

@@ -72,6 +72,14 @@ struct ProcessCounters {
 impl Build {
     /// One MSG_SYSTEM sample.
     pub fn system_values(&mut self, s: &System, time: i64) {
+        if !self.trace_level {
+            // A part without counters makes only the processes and thread
+            // lanes the values name, in the same order.
+            for p in &s.processes {
+                self.system_process(p, time);
+            }
+            return;
+        }
         let cpus = s.cpu_frequency.len().min(s.cpu_load.len());
         if self.system_counters.head.len() != 2 * cpus + 1 {
             let mut head = Vec::with_capacity(2 * cpus + 1);
