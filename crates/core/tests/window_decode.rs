@@ -125,6 +125,10 @@ fn threads_and_a_window_together_replay_as_uftrace() {
     let trace = decode(case, 2, &selection);
     let theirs = reference("uftrace", case, "window/replay-tid-r.txt");
     assert_same("--tid -r", &replay(&trace, true), &theirs);
+    // uftrace's default columns (the page's e2e test compares its listing
+    // with the same reference).
+    let theirs = reference("uftrace", case, "window/replay-tid-r-f.txt");
+    assert_same("--tid -r -f duration,tid", &replay(&trace, false), &theirs);
     let said = trace
         .metadata
         .iter()
