@@ -103,11 +103,15 @@ fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>
         .main
         .too_big
         .is_some()
-        .then(|| link.callback(|_| Msg::LoadAnyway));
+        .then(|| link.callback(|_| Msg::LoadPart(Default::default())));
+    let part = page.main.estimate.clone().map(|estimate| {
+        let on_load = link.callback(Msg::LoadPart);
+        (estimate, page.main.limit, on_load)
+    });
     match phase {
         Phase::Idle => html! { <Welcome error={None::<String>} {on_demo} /> },
         Phase::Error(message) => html! {
-            <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} />
+            <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} {part} />
         },
         Phase::Loading(progress) => html! {
             <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />

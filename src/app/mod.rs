@@ -58,8 +58,9 @@ pub enum Msg {
     /// A message about the load in one slot.
     Load(Slot, LoadMsg),
     Cancel,
-    /// Decode the files held back as too big, anyway.
-    LoadAnyway,
+    /// Decode the files held back as too big: only this part of them (the
+    /// part dialog), or all of them anyway (the default selection).
+    LoadPart(flamedrop_core::input::Selection),
     Select(Option<SpanRef>),
     /// Select an event of the event log (SELogger): stepping, the Values
     /// and Source views.
@@ -233,7 +234,7 @@ impl App {
             }
             Msg::Load(slot, msg) => return self.on_load(ctx, slot, msg),
             Msg::Cancel => self.cancel(),
-            Msg::LoadAnyway => return self.load_anyway(ctx),
+            Msg::LoadPart(selection) => return self.load_part(ctx, selection),
             Msg::Compare(request) => return self.on_compare(ctx, request),
             Msg::Select(span) => {
                 events::follow_span(page, span);

@@ -49,6 +49,7 @@ impl DecodeJob {
     pub fn start(
         files: Vec<InputFile>,
         (part, parts): (u32, u32),
+        selection: flamedrop_core::input::Selection,
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
@@ -64,7 +65,12 @@ impl DecodeJob {
             all => format!("{} files", all.len()),
         };
         // The request waits here until the worker says it is listening.
-        let pending = Rc::new(RefCell::new(Some(DecodeRequest { files, part, parts })));
+        let pending = Rc::new(RefCell::new(Some(DecodeRequest {
+            files,
+            part,
+            parts,
+            selection,
+        })));
 
         let on_message = {
             let (worker, on_event, heartbeat, pending) = (

@@ -19,6 +19,7 @@ pub mod dropped;
 pub mod launched;
 pub mod parts;
 pub mod picked;
+pub mod prescan;
 pub mod served;
 pub mod slot;
 pub mod sources;

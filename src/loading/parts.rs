@@ -101,6 +101,7 @@ impl Decoding {
     pub fn start(
         files: Vec<InputFile>,
         parts: u32,
+        selection: &flamedrop_core::input::Selection,
         allowance_ms: f64,
         on_event: impl Fn(u32, WorkerEvent) + 'static,
     ) -> Result<Decoding, String> {
@@ -108,9 +109,13 @@ impl Decoding {
         let mut jobs = Vec::with_capacity(parts as usize);
         for part in 0..parts {
             let on_event = on_event.clone();
-            let job = DecodeJob::start(files.clone(), (part, parts), allowance_ms, move |e| {
-                on_event(part, e)
-            })?;
+            let job = DecodeJob::start(
+                files.clone(),
+                (part, parts),
+                selection.clone(),
+                allowance_ms,
+                move |e| on_event(part, e),
+            )?;
             jobs.push(Some(job));
         }
         Ok(Decoding {

@@ -16,6 +16,8 @@ use super::{budget, InputFile, Opened};
 use crate::view_model::source_view_files::SourceFiles;
 use crate::view_model::Loaded;
 use crate::wire::protocol::{Phases, WorkerEvent};
+use flamedrop_core::input::Selection;
+use flamedrop_core::prescan::Estimate;
 use std::future::Future;
 use std::rc::Rc;
 use yew::Callback;
@@ -52,6 +54,8 @@ pub enum LoadMsg {
     },
     /// The trace is ready to show (or could not be unpacked).
     Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
+    /// The pre-scan of files held back as too big (`super::prescan`).
+    Scanned(u32, Result<Estimate, String>),
 }
 
 /// What a message meant for the slot's owner.
@@ -90,6 +94,10 @@ pub struct LoadSlot {
     pub progress: Option<Progress>,
     /// Files held back because they looked too big for the tab.
     pub too_big: Option<Opened>,
+    /// What the pre-scan says of them: the part dialog's threads and times.
+    pub estimate: Option<Rc<Estimate>>,
+    /// The input limit the estimate was held against, in bytes.
+    pub limit: f64,
     /// The sources opened with the trace being decoded.
     sources: SourceFiles,
 }
@@ -104,6 +112,8 @@ impl LoadSlot {
             label: String::new(),
             progress: None,
             too_big: None,
+            estimate: None,
+            limit: 0.0,
             sources: SourceFiles::default(),
         }
     }
@@ -154,6 +164,7 @@ impl LoadSlot {
         self.job = None;
         self.progress = None;
         self.too_big = None;
+        self.estimate = None;
     }
 
     /// Takes in a message about a load.
@@ -161,13 +172,17 @@ impl LoadSlot {
         match msg {
             LoadMsg::Opened(id, opened) if id == self.load => match opened {
                 Ok(opened) if opened.size() > limits.size => {
-                    let message =
-                        budget::too_big_message(&opened.label, opened.size(), limits.size);
-                    let step = self.fail(message);
+                    // Only the metadata and each file's ends are read
+                    // before the page asks what to load.
+                    let (id, send, files) = (self.load, send.clone(), opened.files.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let estimate = super::prescan::scan(&files).await;
+                        send.emit(LoadMsg::Scanned(id, estimate));
+                    });
                     self.too_big = Some(opened);
-                    step
+                    LoadStep::Changed
                 }
-                Ok(opened) => self.decode(opened, limits, send),
+                Ok(opened) => self.decode(opened, &Selection::default(), limits, send),
                 Err(message) => self.fail(message),
             },
             LoadMsg::Worker { id, part, event } if id == self.load => {
@@ -180,18 +195,42 @@ impl LoadSlot {
                     Err(message) => self.fail(message),
                 }
             }
-            LoadMsg::Opened(..) | LoadMsg::Worker { .. } | LoadMsg::Unpacked(..) => {
-                LoadStep::Ignored
-            }
+            LoadMsg::Scanned(id, estimate) if id == self.load => self.scanned(estimate, limits),
+            LoadMsg::Opened(..)
+            | LoadMsg::Worker { .. }
+            | LoadMsg::Unpacked(..)
+            | LoadMsg::Scanned(..) => LoadStep::Ignored,
         }
     }
 
-    /// Decodes the files held back as too big, anyway.
-    pub fn load_anyway(&mut self, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+    /// Decodes only `selection` of the files held back as too big.
+    pub fn load_part(
+        &mut self,
+        selection: Selection,
+        limits: &Limits,
+        send: &Callback<LoadMsg>,
+    ) -> LoadStep {
+        self.estimate = None;
         match self.too_big.take() {
-            Some(opened) => self.decode(opened, limits, send),
+            Some(opened) => self.decode(opened, &selection, limits, send),
             None => LoadStep::Ignored,
         }
+    }
+
+    /// The pre-scan is done: the page says the files are too big and
+    /// offers a part of them (or, when it could not look, loading anyway).
+    fn scanned(&mut self, estimate: Result<Estimate, String>, limits: &Limits) -> LoadStep {
+        let Some(opened) = self.too_big.take() else {
+            return LoadStep::Ignored;
+        };
+        let message = budget::too_big_message(&opened.label, opened.size(), limits.size);
+        let step = self.fail(message);
+        if let Ok(estimate) = estimate {
+            self.estimate = Some(Rc::new(estimate));
+            self.limit = limits.size;
+        }
+        self.too_big = Some(opened);
+        step
     }
 
     fn fail(&mut self, message: String) -> LoadStep {
@@ -201,7 +240,13 @@ impl LoadSlot {
     }
 
     /// Hands the files to new decoding workers.
-    fn decode(&mut self, opened: Opened, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+    fn decode(
+        &mut self,
+        opened: Opened,
+        selection: &Selection,
+        limits: &Limits,
+        send: &Callback<LoadMsg>,
+    ) -> LoadStep {
         self.label = opened.label.clone();
         self.sources = opened.sources.clone();
         self.progress = Some(Progress {
@@ -218,9 +263,13 @@ impl LoadSlot {
             1
         };
         let (id, send) = (self.load, send.clone());
-        match Decoding::start(opened.files, workers, allowance, move |part, event| {
-            send.emit(LoadMsg::Worker { id, part, event })
-        }) {
+        match Decoding::start(
+            opened.files,
+            workers,
+            selection,
+            allowance,
+            move |part, event| send.emit(LoadMsg::Worker { id, part, event }),
+        ) {
             Ok(job) => {
                 self.job = Some(job);
                 LoadStep::Changed

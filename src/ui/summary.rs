@@ -43,6 +43,12 @@ pub fn summary(props: &Props) -> Html {
                 // Cross-origin isolated: shared memory is possible (see browser::isolation).
                 <dt>{ "isolated" }</dt><dd id="isolated">{ crate::browser::isolation::isolated_label() }</dd>
             </dl>
+            // A part chosen in the "too big" dialog: said first, not only among the metadata.
+            if let Some((_, part)) = trace.metadata.iter().find(|(k, _)| k == "loaded part only") {
+                <p id="partial-load" class="partial-load" role="note">
+                    <strong>{ "Only a part of the recording was loaded: " }</strong>{ part }
+                </p>
+            }
 
             <h3>{ format!("Diagnostics ({})", diagnostics.len()) }</h3>
             if diagnostics.is_empty() {

@@ -2,7 +2,11 @@
 //! the bundled demos, the promise that nothing is uploaded — and, after a
 //! failed load, the error message (`#error`).
 
+use super::part_choice::PartChoice;
 use crate::loading::demos::{self, DEMOS};
+use flamedrop_core::input::Selection;
+use flamedrop_core::prescan::Estimate;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,6 +16,10 @@ pub struct Props {
     /// Offered after a "too big for this tab" error: decode anyway.
     #[prop_or_default]
     pub on_load_anyway: Option<Callback<()>>,
+    /// With it, what the pre-scan found and the page's limit: the part
+    /// dialog (`part_choice`) and what to do with its choice.
+    #[prop_or_default]
+    pub part: Option<(Rc<Estimate>, f64, Callback<Selection>)>,
 }
 
 #[function_component(Welcome)]
@@ -21,6 +29,9 @@ pub fn welcome(props: &Props) -> Html {
             if let Some(error) = &props.error {
                 <div id="error" class="error" role="alert">
                     <strong>{ "Could not open that. " }</strong>{ error }
+                    if let Some((estimate, limit, on_load)) = props.part.clone().filter(|p| p.0.can_select()) {
+                        <PartChoice {estimate} {limit} {on_load} />
+                    }
                     if let Some(on_load_anyway) = &props.on_load_anyway {
                         <div class="error-actions">
                             <button type="button" id="load-anyway" class="button"

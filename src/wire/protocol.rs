@@ -33,6 +33,9 @@ pub struct DecodeRequest {
     pub files: Vec<InputFile>,
     pub part: u32,
     pub parts: u32,
+    /// Only these threads / this time window (the part dialog's choice).
+    #[serde(default)]
+    pub selection: flamedrop_core::input::Selection,
 }
 
 /// Worker → page.

@@ -94,6 +94,14 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
     let mut decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
     clock.lap("worker open");
     let (part, parts) = (request.part as usize, request.parts as usize);
+    // The part dialog's choice is kept before the parts are shared out.
+    let selection = &request.selection;
+    if !selection.keeps_everything() && !decoder.keep_only(selection) {
+        return Err(format!(
+            "{} traces cannot be loaded in part (only some threads or a time window)",
+            decoder.format().name()
+        ));
+    }
     if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
         return Ok(None);
     }

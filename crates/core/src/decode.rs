@@ -7,6 +7,8 @@
 //! so a trace decodes the same way everywhere.
 
 use crate::archive;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::decoder::Selection;
 use crate::decoder::{file_name, Decoder, FileProbe, LoadError, PROBE_BYTES};
 use crate::formats::open_decoder;
 use crate::model::Trace;
@@ -80,7 +82,31 @@ pub fn decode_files_in_parts_chunked(
     parts: usize,
     chunk: usize,
 ) -> Result<Trace, LoadError> {
-    let mut first = open_decoder(probes_of(files))?;
+    decode_files_selected(files, parts, chunk, &Selection::default())
+}
+
+/// [`decode_files_in_parts_chunked`] keeping only `selection` (threads, time
+/// window; [`Decoder::keep_only`]). A format that cannot keep a part is an
+/// error, not silently decoded whole.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decode_files_selected(
+    files: &[(String, Vec<u8>)],
+    parts: usize,
+    chunk: usize,
+    selection: &Selection,
+) -> Result<Trace, LoadError> {
+    let open = || -> Result<Box<dyn Decoder>, LoadError> {
+        let mut decoder = open_decoder(probes_of(files))?;
+        if !selection.keeps_everything() && !decoder.keep_only(selection) {
+            return Err(LoadError::Unsupported {
+                format: decoder.format(),
+                reason: "this format's decoder cannot keep only some threads or a time window"
+                    .into(),
+            });
+        }
+        Ok(decoder)
+    };
+    let mut first = open()?;
     if !first.keep_part(0, parts) {
         return Ok(feed_all(first, files, chunk));
     }
@@ -88,7 +114,7 @@ pub fn decode_files_in_parts_chunked(
         let others: Vec<_> = (1..parts)
             .map(|part| {
                 scope.spawn(move || -> Result<Trace, LoadError> {
-                    let mut decoder = open_decoder(probes_of(files))?;
+                    let mut decoder = open()?;
                     decoder.keep_part(part, parts);
                     Ok(feed_all(decoder, files, chunk))
                 })

@@ -112,6 +112,59 @@ pub trait Decoder {
     fn keep_part(&mut self, _part: usize, _parts: usize) -> bool {
         false
     }
+    /// Restricts the decoder to a time window and / or a set of threads
+    /// ([`Selection`]), applied while decoding so that nothing outside is
+    /// kept. Returns false, changing nothing, when this format cannot.
+    fn keep_only(&mut self, _selection: &Selection) -> bool {
+        false
+    }
+}
+
+/// The part of a trace to decode when the whole would not fit: a time
+/// window and / or a set of threads. The default keeps everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Selection {
+    /// Keep only records at times in `from..=until`, in the trace's unit.
+    pub window: Option<(i64, i64)>,
+    /// Keep only these threads (their `Thread::id`: a uftrace tid).
+    pub threads: Option<Vec<String>>,
+}
+
+impl Selection {
+    /// True when nothing is left out.
+    pub fn keeps_everything(&self) -> bool {
+        self.window.is_none() && self.threads.is_none()
+    }
+
+    /// True when a record at `time` is kept.
+    pub fn keeps_time(&self, time: i64) -> bool {
+        self.window
+            .is_none_or(|(from, until)| from <= time && time <= until)
+    }
+
+    /// True when thread `id` is kept.
+    pub fn keeps_thread(&self, id: &str) -> bool {
+        self.threads
+            .as_ref()
+            .is_none_or(|ids| ids.iter().any(|t| t == id))
+    }
+
+    /// What was kept, for the summary ("threads 12, 13 of 3; time 5.1~6.2"),
+    /// with times written by `time`.
+    pub fn describe(&self, all_threads: usize, time: impl Fn(i64) -> String) -> String {
+        let mut parts = Vec::new();
+        if let Some(ids) = &self.threads {
+            parts.push(format!(
+                "{} of {all_threads} threads ({})",
+                ids.len(),
+                ids.join(", ")
+            ));
+        }
+        if let Some((from, until)) = self.window {
+            parts.push(format!("time window {}~{}", time(from), time(until)));
+        }
+        parts.join("; ")
+    }
 }
 
 #[cfg(test)]

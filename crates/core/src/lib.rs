@@ -28,6 +28,7 @@ pub(crate) mod fast_hash {
 pub mod input;
 pub mod layout;
 pub mod model;
+pub mod prescan;
 pub mod saved;
 
 pub use decode::decode_files;

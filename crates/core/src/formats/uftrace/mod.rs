@@ -15,13 +15,14 @@ mod records;
 mod replay;
 mod resolve;
 mod roles;
+pub mod scan;
 mod symbols;
 mod task;
 mod threads;
 
-use crate::decoder::{Decoder, FileProbe};
+use crate::decoder::{Decoder, FileProbe, Selection};
 use crate::formats::common::Recording;
-use crate::model::{Column, Format, Table, TimeUnit, Trace, TraceBuilder};
+use crate::model::{Column, Format, Table, ThreadRef, TimeUnit, Trace, TraceBuilder};
 use replay::{RecordingState, TaskStream};
 pub use roles::detect;
 use roles::{plan_key, role_of, Role};
@@ -41,6 +42,8 @@ pub struct UftraceDecoder {
     /// This decoder works on a part after the first, which says what
     /// concerns the whole recording.
     secondary: bool,
+    /// The threads and time window to keep ([`Decoder::keep_only`]).
+    selection: Selection,
 }
 
 impl UftraceDecoder {
@@ -60,6 +63,7 @@ impl UftraceDecoder {
             perf_by_tid: HashMap::new(),
             others: HashSet::new(),
             secondary: false,
+            selection: Selection::default(),
         }
     }
 
@@ -74,6 +78,23 @@ impl UftraceDecoder {
             Some(Role::Data { tid }) => Some(tid),
             _ => None,
         }
+    }
+
+    /// File `index` is not the data of a thread left out by the selection.
+    fn selected(&self, index: usize) -> bool {
+        self.tid_at(index)
+            .is_none_or(|tid| self.selection.keeps_thread(tid))
+    }
+
+    /// A stream for one task's records, keeping the selection's window.
+    fn stream(
+        &self,
+        tid: &str,
+        path: &str,
+        thread: ThreadRef,
+        perf: VecDeque<perf::PerfEvent>,
+    ) -> TaskStream {
+        TaskStream::new(tid, path, thread, perf).keep_window(self.selection.window)
     }
 
     fn finish_stream(&mut self) {
@@ -92,8 +113,15 @@ impl Decoder for UftraceDecoder {
         self.plan
             .iter()
             .copied()
-            .filter(|i| !self.others.contains(i))
+            .filter(|i| !self.others.contains(i) && self.selected(*i))
             .collect()
+    }
+
+    /// Keeps only the selected tasks' data files (the others are never
+    /// read) and, inside them, only the records in the window.
+    fn keep_only(&mut self, selection: &Selection) -> bool {
+        self.selection = selection.clone();
+        true
     }
 
     /// Splits the task data files between the parts, biggest first onto the
@@ -103,7 +131,7 @@ impl Decoder for UftraceDecoder {
             .plan
             .iter()
             .copied()
-            .filter(|&i| self.tid_at(i).is_some())
+            .filter(|&i| self.tid_at(i).is_some() && self.selected(i))
             .collect();
         if parts < 2 || part >= parts || data.len() < parts {
             return false;
@@ -135,11 +163,15 @@ impl Decoder for UftraceDecoder {
             // reserving it once spares the columns their growth copies.
             let calls = self.size_of(index) / (2 * records::RECORD_SIZE as u64);
             let perf = self.perf_by_tid.remove(&tid).unwrap_or_default();
-            if let Some(recording) = self.recording.as_mut() {
-                if let Some(thread) = recording.builder.find_thread(&tid) {
+            let thread = self
+                .recording
+                .as_ref()
+                .and_then(|r| r.builder.find_thread(&tid));
+            if let (Some(thread), Some(recording)) = (thread, self.recording.as_mut()) {
+                if self.selection.window.is_none() {
                     recording.builder.reserve_spans(thread, calls);
-                    self.stream = Some(TaskStream::new(&tid, &path, thread, perf));
                 }
+                self.stream = Some(self.stream(&tid, &path, thread, perf));
             }
         }
     }
@@ -168,15 +200,26 @@ impl Decoder for UftraceDecoder {
             .filter_map(|&i| self.tid_at(i).map(str::to_owned))
             .collect();
         // Threads whose .dat never arrived (the caller stopped) still get their perf events.
-        for (tid, events) in self.perf_by_tid.drain() {
+        for (tid, events) in std::mem::take(&mut self.perf_by_tid) {
             if elsewhere.contains(&tid) {
                 continue; // the part that decodes the thread's data has them
             }
             if let Some(thread) = recording.builder.find_thread(&tid) {
-                TaskStream::new(&tid, "", thread, events).finish(&mut recording);
+                TaskStream::new(&tid, "", thread, events)
+                    .keep_window(self.selection.window)
+                    .finish(&mut recording);
             }
         }
         if !self.secondary {
+            if !self.selection.keeps_everything() {
+                let tasks = self
+                    .plan
+                    .iter()
+                    .filter(|&&i| self.tid_at(i).is_some())
+                    .count();
+                let kept = self.selection.describe(tasks, scan::uftrace_time);
+                recording.builder.metadata("loaded part only", kept);
+            }
             self.files
                 .report_ignored(&mut recording.builder, "uftrace recording");
             let resolved = recording.resolved_modules();

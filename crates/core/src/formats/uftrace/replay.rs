@@ -75,6 +75,10 @@ pub struct TaskStream {
     /// Bit per function name: its address is kept already (the listing's
     /// `addr` column).
     addressed: Vec<u64>,
+    /// Records before `keep_from` or after `keep_until` are skipped, as
+    /// `uftrace --time-range` skips them ([`TaskStream::keep_window`]).
+    keep_from: i64,
+    keep_until: i64,
 }
 
 /// An address space remembered for times in `from..until`.
@@ -114,7 +118,28 @@ impl TaskStream {
             idle_sched_out: None,
             space: Cell::new(None),
             addressed: Vec::new(),
+            keep_from: i64::MIN,
+            keep_until: i64::MAX,
         }
+    }
+
+    /// Keeps only the records (and scheduler events) at times in
+    /// `from..=until`, by uftrace's `--time-range` rule: every record
+    /// outside is skipped, so the stack is based on the first record inside
+    /// (calls already running then start there, named when they return) and
+    /// calls still running at the end stay open.
+    pub fn keep_window(mut self, window: Option<(i64, i64)>) -> Self {
+        if let Some((from, until)) = window {
+            (self.keep_from, self.keep_until) = (from, until);
+            self.perf.retain(|e| from <= e.time && e.time <= until);
+        }
+        self
+    }
+
+    /// A record at `time` is inside the window.
+    pub(super) fn keeps(&self, time: u64) -> bool {
+        let time = i64::try_from(time).unwrap_or(i64::MAX);
+        self.keep_from <= time && time <= self.keep_until
     }
 
     /// The file is complete: reports a cut-off tail and merges the task's

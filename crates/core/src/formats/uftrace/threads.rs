@@ -10,7 +10,7 @@ impl UftraceDecoder {
     pub(super) fn create_threads(&mut self, rec: &mut RecordingState) {
         let data_tids = self.data_tids_in_task_order(rec);
         report_missing_and_unlisted(&data_tids, rec);
-        for tid in &data_tids {
+        for tid in data_tids.iter().filter(|t| self.selection.keeps_thread(t)) {
             add_thread(tid, rec);
         }
         rec.last_perf_time = self

@@ -40,16 +40,34 @@ pub(super) fn remaining_functions(trace: &Trace) -> Vec<String> {
         if open.is_empty() {
             continue;
         }
+        // uftrace leaves out the frames at the bottom whose call it never
+        // saw (address 0: a task whose records begin inside calls, as in a
+        // time range) and counts the levels from the first it knows.
+        let name_of = |s: usize| lane.spans.name.get(s).map_or("", |&id| trace.str(id));
+        let unseen = open
+            .iter()
+            .take_while(|&&s| {
+                name_of(s) == "<unknown>"
+                    && lane
+                        .spans
+                        .flags
+                        .get(s)
+                        .is_some_and(|f| f & SPAN_START_REPAIRED != 0)
+            })
+            .count();
+        if unseen == open.len() {
+            continue;
+        }
         if lines.is_empty() {
             lines.push(String::new());
             lines.push("uftrace stopped tracing with remaining functions".into());
             lines.push("================================================".into());
         }
         lines.push(format!("task: {}", lane.id));
-        for &s in open.iter().rev() {
+        for &s in open.iter().skip(unseen).rev() {
             let depth = lane.spans.depth.get(s).copied().unwrap_or(0);
-            let name = lane.spans.name.get(s).map_or("", |&id| trace.str(id));
-            lines.push(format!("[{depth}] {name}"));
+            let depth = usize::from(depth).saturating_sub(unseen);
+            lines.push(format!("[{depth}] {}", name_of(s)));
         }
         lines.push(String::new());
     }

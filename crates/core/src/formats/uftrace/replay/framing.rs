@@ -89,7 +89,9 @@ impl TaskStream {
                         break;
                     };
                     self.end_skipping(at, rec);
-                    self.process(record, extra, rec);
+                    if self.keeps(record.time) {
+                        self.process(record, extra, rec);
+                    }
                     at += RECORD_SIZE + n;
                 }
             }

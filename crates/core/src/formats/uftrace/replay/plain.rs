@@ -67,6 +67,9 @@ impl TaskStream {
         };
         let mut at = at;
         let mut last_time = self.last_time;
+        // Records outside the session's stretch or the kept window go the general way.
+        let low = memo.from.max(self.keep_from);
+        let high = memo.until.min(self.keep_until.saturating_add(1));
         while let Some((time, word)) = buf
             .get(at..at + RECORD_SIZE)
             .and_then(|head| head.split_first_chunk::<8>())
@@ -84,7 +87,7 @@ impl TaskStream {
             let Ok(time) = i64::try_from(time) else {
                 break;
             };
-            if !sink.fits(time) || time > perf_due || time < memo.from || time >= memo.until {
+            if !sink.fits(time) || time > perf_due || time < low || time >= high {
                 break;
             }
             let addr = word >> 16;

@@ -1,0 +1,99 @@
+// Bigger than the tab (issue 20.6): with a small input limit (?max_input_mb=), a uftrace folder
+// over it gets the "too big" message and, from the pre-scan of its metadata, the part dialog:
+// each thread with its size (those that fit ticked) and a time window that fits. Picking two
+// threads and a window loads only those: the lanes are those threads, the summary says which part
+// was loaded, and the listing's rows are what `uftrace replay --tid 21713,21714 -r A~B` printed
+// (reference/window/replay-tid-r-f.txt; 21714 has no record in that window). Screenshot: docs/views/window-dialog.png (with
+// FLAMEDROP_UPDATE_DOCS=1; always tests/e2e/out/views/).
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { test } = require('node:test');
+const { fixtureDir, nextFrames, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
+
+const SHOTS = [path.join(__dirname, 'out', 'views')];
+if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(__dirname, '..', '..', 'docs', 'views'));
+const allowConsoleError = /too big|more than a browser tab/;
+
+// The window of the reference, in uftrace's ns timestamps.
+const FROM_NS = 266560716000n;
+const UNTIL_NS = 266560900000n;
+
+/** The first record's time over every task data file of `data` (little-endian, as recorded). */
+function firstRecordNs(data) {
+  return fs
+    .readdirSync(data)
+    .filter((f) => /^\d+\.dat$/.test(f))
+    .map((f) => fs.readFileSync(path.join(data, f)).readBigUInt64LE(0))
+    .reduce((a, b) => (a < b ? a : b));
+}
+
+/** ns after `first` as the dialog's ms field takes it (exact to the ns). */
+function msAfter(ns, first) {
+  const d = ns - first;
+  return `${d / 1000000n}.${String(d % 1000000n).padStart(6, '0')}`;
+}
+
+test('too big: the part dialog loads only the chosen threads and time window', (t) =>
+  withPage(
+    t,
+    async ({ page, base }) => {
+      const dir = fixtureDir('c-pthreads-mutex');
+      await openEmpty(page, `${base}?max_input_mb=0.2`);
+      await page.setInputFiles('#open-folder', dir);
+      await waitForState(page, 'error');
+      assert.match(await page.locator('#error').textContent(), /more than a browser tab can safely hold/);
+      await page.waitForSelector('#part-choice');
+      // Every task with its size; the ones that fit in 0.2 MB beside the metadata are ticked.
+      const rows = await page.$$eval('.part-thread input', (boxes) =>
+        boxes.map((b) => ({ tid: b.dataset.tid, ticked: b.checked, text: b.parentElement.textContent.trim() })),
+      );
+      assert.deepEqual(rows.map((r) => r.tid), ['21710', '21712', '21713', '21714', '21715']);
+      assert.deepEqual(rows.filter((r) => r.ticked).map((r) => r.tid), ['21710', '21712', '21713']);
+      assert.equal(rows[1].text, '21712 c_threads — 25.6 KB');
+      assert.match(await page.textContent('#part-estimate'), /fits/);
+      assert.ok(await page.isEnabled('#load-anyway'));
+      await saveShots(page, SHOTS, 'window-dialog.png');
+
+      // Threads 21713 and 21714, and the reference's window.
+      for (const tid of ['21710', '21712', '21713', '21714', '21715']) {
+        await page.setChecked(`.part-thread input[data-tid="${tid}"]`, tid === '21713' || tid === '21714');
+      }
+      await page.setChecked('#part-by-window', true);
+      const first = firstRecordNs(path.join(dir));
+      await page.fill('#part-from-ms', msAfter(FROM_NS, first));
+      await page.dispatchEvent('#part-from-ms', 'change');
+      await page.fill('#part-until-ms', msAfter(UNTIL_NS, first));
+      await page.dispatchEvent('#part-until-ms', 'change');
+      await nextFrames(page);
+      assert.match(await page.textContent('#part-estimate'), /fits/);
+      await saveShots(page, SHOTS, 'window-dialog-chosen.png');
+      await page.click('#part-load');
+      await waitForState(page, 'ready');
+
+      const lanes = await page.evaluate(() => window.flamedrop.lanes().map((l) => l.thread_id));
+      // Only the chosen threads (21714, with no record in the window, may have no lane).
+      assert.ok(lanes.includes('21713') && lanes.every((id) => id === '21713' || id === '21714'), `lanes ${lanes}`);
+      assert.equal(
+        (await page.textContent('#partial-load')).trim(),
+        'Only a part of the recording was loaded: 2 of 5 threads (21713, 21714); time window 266.560716000~266.560900000',
+      );
+      // The listing is uftrace's own for that part.
+      await page.click('body', { position: { x: 5, y: 5 } });
+      await page.keyboard.press('6');
+      await page.waitForFunction(() => {
+        const s = window.flamedrop.listingStatus();
+        return s && !s.building && (s.rows != null || s.error != null);
+      });
+      const status = await page.evaluate(() => window.flamedrop.listingStatus());
+      const text = fs.readFileSync(path.join(dir, '..', 'reference', 'window', 'replay-tid-r-f.txt'), 'utf8');
+      const reference = text.replace(/\n$/, '').split('\n');
+      const expected = reference.slice(status.header.length, reference.length - status.footer.length);
+      assert.deepEqual(reference.slice(0, status.header.length), status.header);
+      assert.deepEqual(reference.slice(reference.length - status.footer.length), status.footer);
+      const got = await page.evaluate((n) => window.flamedrop.listing(0, n), expected.length);
+      assert.deepEqual(got, expected);
+    },
+    { allowConsoleError },
+  ));
