@@ -4,7 +4,7 @@
 //   node bench/browser.js TRACE [--runs 5] [--dist dist] [--steps 60] [--json FILE]
 //                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
 //                               [--query 'workers=1'] [--profile FILE.cpuprofile]
-//                               [--profile-load FILE.cpuprofile]
+//                               [--profile-load FILE.cpuprofile] [--trace-frames FILE.json]
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
@@ -31,6 +31,8 @@
 // --trace-load FILE records a DevTools timeline trace over the first run's load instead, and
 // `node bench/lib/tasks.js FILE` lists the main thread's tasks over 50 ms with what the browser did
 // in each (script, style, layout, paint, garbage collection).
+// --trace-frames FILE records the same timeline trace over the first run's frame sequence instead;
+// `node bench/lib/tasks.js FILE --min 0 --total` then sums what the browser did over all its tasks.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -78,6 +80,7 @@ function parseArgs(argv) {
     else if (a === '--profile') opts.profile = path.resolve(value());
     else if (a === '--profile-load') opts.profileLoad = path.resolve(value());
     else if (a === '--trace-load') opts.traceLoad = path.resolve(value());
+    else if (a === '--trace-frames') opts.traceFrames = path.resolve(value());
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -179,7 +182,12 @@ async function run(base, trace, opts) {
     }
     const tasksBefore = await b.page.evaluate(() => window.__bench.longtasks.length);
     const profiler = opts.profile ? await startProfile(b.page) : null;
+    const frameTracer = opts.traceFrames ? await startTrace(b.page) : null;
     const frames = await b.page.evaluate(runFrames, { steps: opts.steps });
+    if (frameTracer) {
+      fs.writeFileSync(opts.traceFrames, await frameTracer.stop());
+      opts.traceFrames = null; // the first run only
+    }
     if (profiler) {
       fs.writeFileSync(opts.profile, JSON.stringify(await profiler.stop()));
       opts.profile = null; // the first run only

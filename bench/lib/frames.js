@@ -9,9 +9,13 @@
 // handlers and microtasks run (input time), then wait for the frame the page asked for and for
 // a task queued behind its rendering (frame time = its begin → that task). A step's time is
 // input + frame: the main-thread time between the user's gesture and the new picture.
+//
+// With `pictures: true` each step also records a hash of every row of pixels of every canvas on
+// the page after its frame (bench/same-picture.js compares two builds so), and the first entry
+// holds the picture before the first step.
 'use strict';
 
-async function runFrames({ steps = 60, zoomPerStep = 1.5, wheelZoomPerPx = 0.0025 }) {
+async function runFrames({ steps = 60, zoomPerStep = 1.5, wheelZoomPerPx = 0.0025, pictures = false }) {
   const bench = window.__bench;
   const nextFrame = () => new Promise((r) => bench.raf(r));
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -23,7 +27,21 @@ async function runFrames({ steps = 60, zoomPerStep = 1.5, wheelZoomPerPx = 0.002
   const rowsTop = Math.max(0, lane.top) + 30;
   const rowsBottom = Math.min(rect.height - 10, lane.top + lane.height - 10);
   const dy = -Math.log(zoomPerStep) / wheelZoomPerPx; // the chart zooms by exp(-dy * 0.0025)
+  const rowHashes = () =>
+    [...document.querySelectorAll('canvas')].map((c) => {
+      const g = c.getContext('2d');
+      if (!g || !c.width || !c.height) return [];
+      const d = new Uint32Array(g.getImageData(0, 0, c.width, c.height).data.buffer);
+      const rows = [];
+      for (let y = 0; y < c.height; y++) {
+        let h = 0x811c9dc5;
+        for (let x = y * c.width, end = x + c.width; x < end; x++) h = Math.imul(h ^ d[x], 0x01000193) >>> 0;
+        rows.push(h);
+      }
+      return rows;
+    });
   const out = [];
+  if (pictures) out.push({ step: -1, pictures: rowHashes() });
   for (let i = 0; i < steps; i++) {
     await nextFrame();
     const before = bench.frames.length;
@@ -73,6 +91,7 @@ async function runFrames({ steps = 60, zoomPerStep = 1.5, wheelZoomPerPx = 0.002
       frame: frame.done - Math.max(frame.ts, t1),
       total: t1 - t0 + (frame.done - Math.max(frame.ts, t1)),
     });
+    if (pictures) out[out.length - 1].pictures = rowHashes();
   }
   return out;
 }

@@ -3,7 +3,9 @@
 // `bench/browser.js --trace-load FILE`), each as a tree of the trace events inside it (script,
 // style, layout, paint, garbage collection, …; same-named siblings merged, down to 1 ms), in ms.
 //
-//   node bench/lib/tasks.js FILE [--min 50]
+//   node bench/lib/tasks.js FILE [--min 50] [--total]
+//
+// --total prints one tree: every task over --min merged (for a frame sequence: `--min 0 --total`).
 'use strict';
 const fs = require('node:fs');
 
@@ -72,6 +74,11 @@ function main() {
   const roots = nest(spans(events, main.pid, main.tid));
   const tasks = roots.filter((s) => (s.end - s.ts) / 1000 > min);
   const t0 = roots[0]?.ts ?? 0;
+  if (args.includes('--total')) {
+    console.log(`=== ${tasks.length} tasks over ${min} ms, merged ===`);
+    print(tasks, 1);
+    return;
+  }
   for (const task of tasks) {
     console.log(`=== ${task.name} at ${((task.ts - t0) / 1000).toFixed(0)} ms, ${((task.end - task.ts) / 1000).toFixed(1)} ms long ===`);
     print(task.children, 1);

@@ -340,6 +340,7 @@ fn demo_request(name: &str) -> Msg {
 /// Once the chart's font has loaded, has it drawn once off screen (see
 /// `render::paint::warm_text`), while the page waits for a trace.
 fn warm_chart_text() {
+    crate::render::paint::read_strips_query();
     wasm_bindgen_futures::spawn_local(async {
         let family = browser::CANVAS_FONT_FAMILY;
         browser::load_font(&format!("11px '{family}'")).await;

@@ -2,6 +2,7 @@
 //! area chart of its values below (as the bars of `canvas::bars`).
 
 use super::lanes::{header_band, header_buttons};
+use super::style;
 use super::{Frame, Painter, FONT, HEADER_FONT};
 use crate::render::bars::{for_each_bar, BarScale};
 use crate::render::colors::{self, Theme, PALETTE};
@@ -37,8 +38,8 @@ impl Painter {
         let ctx = &self.ctx;
         let width = f.model.view.width;
         header_band(ctx, theme, width, top);
-        ctx.set_font(HEADER_FONT);
-        ctx.set_fill_style_str(theme.lane_text);
+        style::font(ctx, HEADER_FONT);
+        style::fill_style(ctx, theme.lane_text);
         let title = format!(
             "{} ({}) — peak {}",
             counter.name,
@@ -46,10 +47,13 @@ impl Painter {
             trim_number(hi)
         );
         let _ = ctx.fill_text(&title, 8.0, top + 15.0);
-        ctx.set_font(FONT);
+        style::font(ctx, FONT);
         header_buttons(ctx, theme, width, top);
         let base = top + LANE.header + COUNTER_HEIGHT;
-        ctx.set_fill_style_str(PALETTE[usize::from(colors::colour_of(&counter.name, f.by_group))]);
+        style::fill_style(
+            ctx,
+            PALETTE[usize::from(colors::colour_of(&counter.name, f.by_group))],
+        );
         let scale = BarScale {
             base,
             lo,

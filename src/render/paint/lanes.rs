@@ -2,6 +2,7 @@
 //! bottom, the title (with the collapse arrow) and the move-up, move-down and
 //! hide buttons; counter tracks share the band and the buttons.
 
+use super::style;
 use super::{Frame, Painter, FONT, HEADER_FONT};
 use crate::render::colors::Theme;
 use crate::timeline::{HeaderButton, LANE};
@@ -29,19 +30,19 @@ impl Painter {
         header_band(&self.ctx, theme, width, top);
         self.markers(f, theme, thread, top);
         let ctx = &self.ctx;
-        ctx.set_font(HEADER_FONT);
+        style::font(ctx, HEADER_FONT);
         let collapsed = f.model.is_collapsed(lane.thread);
         let title = f.titles.get(lane.thread).map_or("", String::as_str);
         let title = &format!("{} {title}", if collapsed { "▸" } else { "▾" });
-        let title_width = ctx.measure_text(title).map_or(0.0, |m| m.width());
-        ctx.set_fill_style_str(theme.lane_header);
+        let title_width = self.header_widths.width(ctx, title);
+        style::fill_style(ctx, theme.lane_header);
         ctx.fill_rect(0.0, top + 1.0, title_width + 14.0, LANE.header - 1.0);
-        ctx.set_fill_style_str(theme.lane_text);
+        style::fill_style(ctx, theme.lane_text);
         let _ = ctx.fill_text(title, 8.0, top + 15.0);
-        ctx.set_font(FONT);
+        style::font(ctx, FONT);
         header_buttons(ctx, theme, width, top);
         if lane.rows == 0 {
-            ctx.set_fill_style_str(theme.muted);
+            style::fill_style(ctx, theme.muted);
             let _ = ctx.fill_text(
                 if collapsed {
                     "collapsed: click the title to expand"
@@ -68,7 +69,7 @@ impl Painter {
             return;
         }
         let ctx = &self.ctx;
-        ctx.set_fill_style_str(theme.marker);
+        style::fill_style(ctx, theme.marker);
         ctx.begin_path();
         let base = top + LANE.header - 2.0;
         for m in &self.markers {
@@ -84,9 +85,9 @@ impl Painter {
 
 /// A header line's background with the separator along its top.
 pub(super) fn header_band(ctx: &CanvasRenderingContext2d, theme: &Theme, width: f64, top: f64) {
-    ctx.set_fill_style_str(theme.lane_header);
+    style::fill_style(ctx, theme.lane_header);
     ctx.fill_rect(0.0, top, width, LANE.header);
-    ctx.set_fill_style_str(theme.lane_separator);
+    style::fill_style(ctx, theme.lane_separator);
     ctx.fill_rect(0.0, top, width, 1.0);
 }
 
@@ -96,10 +97,10 @@ pub(super) fn header_buttons(ctx: &CanvasRenderingContext2d, theme: &Theme, widt
         return;
     }
     let left = HeaderButton::Up.x(width) - 2.0;
-    ctx.set_fill_style_str(theme.lane_header);
+    style::fill_style(ctx, theme.lane_header);
     ctx.fill_rect(left, top + 1.0, width - left, LANE.header - 1.0);
-    ctx.set_fill_style_str(theme.muted);
+    style::fill_style(ctx, theme.muted);
     for b in HeaderButton::ALL {
-        let _ = ctx.fill_text(b.glyph(), b.x(width) + 5.0, top + 15.0);
+        style::fill_static_text(ctx, b.glyph(), b.x(width) + 5.0, top + 15.0);
     }
 }

@@ -18,6 +18,8 @@ mod lanes;
 mod overlays;
 mod ruler;
 mod spans;
+pub use spans::read_strips_query;
+mod style;
 
 use super::colors::{self, Theme, PALETTE};
 use super::fill::{PaletteSlots, BUCKETS};
@@ -78,6 +80,10 @@ pub struct Painter {
     /// Line-dash arrays for `setLineDash`, made once.
     dashed: JsValue,
     solid: JsValue,
+    /// Widths of the ruler's labels (chart font) and the lanes' titles
+    /// (header font).
+    ruler_widths: style::MeasuredWidths,
+    header_widths: style::MeasuredWidths,
 }
 
 impl Painter {
@@ -110,6 +116,8 @@ impl Painter {
             columns: Vec::new(),
             dashed: dash(&[3.0, 2.0]),
             solid: dash(&[]),
+            ruler_widths: style::MeasuredWidths::default(),
+            header_widths: style::MeasuredWidths::default(),
         })
     }
 
@@ -118,6 +126,8 @@ impl Painter {
     pub fn forget_text_widths(&mut self) {
         self.widths.iter_mut().for_each(|w| *w = f32::NAN);
         self.ellipsis_width = 0.0;
+        self.ruler_widths.clear();
+        self.header_widths.clear();
     }
 
     /// Sizes the backing store for `width` × `height` CSS px at `dpr`.
@@ -147,9 +157,9 @@ impl Painter {
         let ctx = &self.ctx;
         let (width, height) = (f.model.view.width, f.model.height);
         let _ = ctx.set_transform(self.dpr, 0.0, 0.0, self.dpr, 0.0, 0.0);
-        ctx.set_fill_style_str(theme.background);
+        style::fill_style(ctx, theme.background);
         ctx.fill_rect(0.0, 0.0, width, height);
-        ctx.set_font(FONT);
+        style::font(ctx, FONT);
         if self.ellipsis_width == 0.0 {
             self.ellipsis_width = ctx.measure_text("…").map_or(8.0, |m| m.width());
         }

@@ -2,6 +2,7 @@
 //! line where a dragged lane would land, the selected time range, the
 //! scrollbar, and the note on an empty chart.
 
+use super::style;
 use super::{span_box, Frame, Painter};
 use crate::render::colors::Theme;
 use crate::timeline::{Hit, RULER_HEIGHT};
@@ -21,7 +22,7 @@ impl Painter {
             let Some((x, y, w, h)) = span_box(f, span) else {
                 continue;
             };
-            self.ctx.set_stroke_style_str(colour);
+            style::stroke_style(&self.ctx, colour);
             self.ctx.set_line_width(line);
             self.ctx.stroke_rect(
                 x + line / 2.0,
@@ -37,7 +38,7 @@ impl Painter {
     pub(super) fn drop_line(&self, f: &Frame, theme: &Theme) {
         let Some(y) = f.drop_at else { return };
         let top = f.model.drop_line_y(y);
-        self.ctx.set_fill_style_str(theme.selection);
+        style::fill_style(&self.ctx, theme.selection);
         self.ctx.fill_rect(0.0, top - 1.0, f.model.view.width, 3.0);
     }
 
@@ -52,7 +53,7 @@ impl Painter {
         }
         let ctx = &self.ctx;
         ctx.set_global_alpha(0.14);
-        ctx.set_fill_style_str(theme.selection);
+        style::fill_style(ctx, theme.selection);
         ctx.fill_rect(x0, 0.0, (x1 - x0).max(1.0), f.model.height);
         ctx.set_global_alpha(1.0);
         ctx.fill_rect(x0, 0.0, 1.0, f.model.height);
@@ -64,12 +65,12 @@ impl Painter {
         let Some((y, thumb)) = f.model.scrollbar_thumb() else {
             return;
         };
-        self.ctx.set_fill_style_str(theme.scrollbar);
+        style::fill_style(&self.ctx, theme.scrollbar);
         self.ctx.fill_rect(f.model.view.width - 7.0, y, 5.0, thumb);
     }
 
     pub(super) fn empty_message(&self, theme: &Theme) {
-        self.ctx.set_fill_style_str(theme.muted);
+        style::fill_style(&self.ctx, theme.muted);
         let _ = self.ctx.fill_text(
             "This trace holds no timed calls or events to draw.",
             16.0,

@@ -1,6 +1,7 @@
 //! The time ruler across the top of the chart, and the grid lines its ticks
 //! drop across the lanes.
 
+use super::style;
 use super::{Frame, Painter, FONT};
 use crate::render::colors::Theme;
 use crate::timeline::RULER_HEIGHT;
@@ -14,7 +15,7 @@ impl Painter {
     pub(super) fn grid(&self, f: &Frame, theme: &Theme) {
         let ticks = ruler::ticks(&f.model.view, TICK_SPACING_PX);
         let ctx = &self.ctx;
-        ctx.set_fill_style_str(theme.grid);
+        style::fill_style(ctx, theme.grid);
         ctx.begin_path();
         for t in ticks.iter(&f.model.view) {
             let x = f.model.view.x_of(t).round();
@@ -27,36 +28,36 @@ impl Painter {
     pub(super) fn ruler(&mut self, f: &Frame, theme: &Theme) {
         let ctx = &self.ctx;
         let view = &f.model.view;
-        ctx.set_fill_style_str(theme.ruler);
+        style::fill_style(ctx, theme.ruler);
         ctx.fill_rect(0.0, 0.0, view.width, RULER_HEIGHT);
-        ctx.set_fill_style_str(theme.lane_separator);
+        style::fill_style(ctx, theme.lane_separator);
         ctx.fill_rect(0.0, RULER_HEIGHT - 1.0, view.width, 1.0);
         if f.loaded.trace.time_range().is_none() {
             return;
         }
         let ticks = ruler::ticks(view, TICK_SPACING_PX);
-        ctx.set_font(FONT);
+        style::font(ctx, FONT);
         for t in ticks.iter(view) {
             let x = view.x_of(t).round();
-            ctx.set_fill_style_str(theme.lane_separator);
+            style::fill_style(ctx, theme.lane_separator);
             ctx.fill_rect(x, RULER_HEIGHT - 7.0, 1.0, 6.0);
             ruler::tick_label(t, ticks.step, f.loaded.unit(), &mut self.label);
             // A label cut by the right edge reads as a different number: leave it out.
-            let label_width = ctx.measure_text(&self.label).map_or(0.0, |m| m.width());
+            let label_width = self.ruler_widths.width(ctx, &self.label);
             if x + 4.0 + label_width > view.width - 2.0 {
                 continue;
             }
-            ctx.set_fill_style_str(theme.ruler_text);
+            style::fill_style(ctx, theme.ruler_text);
             let _ = ctx.fill_text(&self.label, x + 4.0, 15.0);
         }
         // A logical clock's ticks are bare numbers: name the unit once, at
         // the right end on the ruler's own backdrop.
         if let Some(unit) = crate::timeline::ruler_unit_label(f.loaded.unit()) {
-            let w = ctx.measure_text(unit).map_or(40.0, |m| m.width());
+            let w = self.ruler_widths.width(ctx, unit);
             let x = view.width - w - 10.0;
-            ctx.set_fill_style_str(theme.ruler);
+            style::fill_style(ctx, theme.ruler);
             ctx.fill_rect(x - 6.0, 1.0, w + 16.0, RULER_HEIGHT - 2.0);
-            ctx.set_fill_style_str(theme.muted);
+            style::fill_style(ctx, theme.muted);
             let _ = ctx.fill_text(unit, x, 15.0);
         }
     }

@@ -7,6 +7,7 @@
 //! `fillRect` per run of touching rectangles, and off-CPU time one path that
 //! is filled, then hatched.
 
+use super::style;
 use super::{span_box, Frame, Painter};
 use crate::render::colors::{self, Theme, PALETTE};
 use crate::render::fill::{span_fill, RowBoxes, GREYED, OFF_CPU};
@@ -15,6 +16,7 @@ use crate::render::text::{fit_label, MIN_LABEL_PX};
 use crate::timeline::{SpanRef, LANE};
 use flamedrop_core::layout::{layout_spans, Lane, SpanRect, ThreadIndex};
 use flamedrop_core::model::{Thread, SPAN_OPEN_AT_END};
+use std::cell::Cell;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -23,6 +25,20 @@ use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 /// Below it one `fillRect` each is cheaper (a 320 MB uftrace trace's
 /// zoomed-out frames, about 2000 rectangles, were slower as strips).
 const DENSE_RECTS: usize = 4096;
+
+thread_local! {
+    /// The threshold in use: [`DENSE_RECTS`], or `?strips=N` for comparisons.
+    static DENSE: Cell<usize> = const { Cell::new(DENSE_RECTS) };
+}
+
+/// Reads `?strips=N` (a lane with over N rectangles in a frame is painted as
+/// strips), for comparing thresholds in one build; called when the page
+/// starts, as opening files clears the query.
+pub fn read_strips_query() {
+    if let Some(n) = crate::browser::query_param("strips").and_then(|v| v.parse().ok()) {
+        DENSE.with(|d| d.set(n));
+    }
+}
 
 impl Painter {
     /// The lane's rows inside the visible area; true if any span was drawn.
@@ -76,7 +92,7 @@ impl Painter {
             lane,
             dpr: self.dpr,
         };
-        let dense = self.rects.len() > DENSE_RECTS;
+        let dense = self.rects.len() > DENSE.with(Cell::get);
         if dense {
             self.fill_strips(theme, &boxes, first_row);
         }
@@ -85,11 +101,14 @@ impl Painter {
             if bucket.is_empty() || (dense && colour != OFF_CPU) {
                 continue;
             }
-            ctx.set_fill_style_str(match colour {
-                OFF_CPU => theme.off_cpu,
-                GREYED => theme.grid,
-                _ => PALETTE[colour],
-            });
+            style::fill_style(
+                ctx,
+                match colour {
+                    OFF_CPU => theme.off_cpu,
+                    GREYED => theme.grid,
+                    _ => PALETTE[colour],
+                },
+            );
             if colour == OFF_CPU {
                 fill_hatched(ctx, &self.rects, bucket, &boxes, hatch.as_ref());
             } else {
@@ -156,7 +175,7 @@ impl Painter {
                 && r.count == 1
             {
                 if !any_open {
-                    ctx.set_stroke_style_str(theme.open_outline);
+                    style::stroke_style(ctx, theme.open_outline);
                     ctx.set_line_width(1.0);
                     let _ = ctx.set_line_dash(&self.dashed);
                     any_open = true;
@@ -178,7 +197,7 @@ impl Painter {
         let ctx = &self.ctx;
         let model = f.model;
         ctx.set_global_alpha(0.72);
-        ctx.set_fill_style_str(theme.background);
+        style::fill_style(ctx, theme.background);
         ctx.begin_path();
         for r in &self.rects {
             if r.count == 1 && highlight.contains(lane.thread, r.span) {
@@ -192,7 +211,7 @@ impl Painter {
         let Some(spans) = highlight.spans.get(lane.thread) else {
             return;
         };
-        ctx.set_stroke_style_str(theme.selection);
+        style::stroke_style(ctx, theme.selection);
         ctx.set_line_width(1.5);
         for &span in spans {
             let Some((x, y, w, h)) = span_box(
@@ -213,7 +232,7 @@ impl Painter {
             let colour = name.map_or(0, |&n| {
                 usize::from(colors::colour_of(f.loaded.trace.str(n), f.by_group))
             });
-            ctx.set_fill_style_str(PALETTE[colour % PALETTE.len()]);
+            style::fill_style(ctx, PALETTE[colour % PALETTE.len()]);
             ctx.fill_rect(x, y, w, h);
             ctx.stroke_rect(x + 0.75, y + 0.75, (w - 1.5).max(0.5), h - 1.5);
         }
@@ -222,7 +241,7 @@ impl Painter {
     /// Names inside the rectangles wide enough for text.
     fn labels(&mut self, f: &Frame, theme: &Theme, lane: &Lane, thread: &Thread) {
         let width = f.model.view.width;
-        self.ctx.set_fill_style_str(theme.span_text);
+        style::fill_style(&self.ctx, theme.span_text);
         for i in 0..self.rects.len() {
             let r = self.rects[i];
             if r.count != 1 || f64::from(r.w) < MIN_LABEL_PX {
@@ -240,9 +259,14 @@ impl Painter {
                 continue;
             }
             let y = f.model.screen_y(lane.row_top(usize::from(r.depth), &LANE)) + 12.5;
-            let _ = self
-                .ctx
-                .fill_text_with_max_width(&self.label, left + 4.0, y, room.max(1.0));
+            // A whole name fits by its measured width: `maxWidth` would only
+            // make the browser measure it again.
+            let _ = if full <= room {
+                self.ctx.fill_text(&self.label, left + 4.0, y)
+            } else {
+                self.ctx
+                    .fill_text_with_max_width(&self.label, left + 4.0, y, room.max(1.0))
+            };
         }
     }
 
@@ -272,7 +296,7 @@ impl Painter {
         tile.set_width(6);
         tile.set_height(6);
         let g: CanvasRenderingContext2d = tile.get_context("2d").ok()??.dyn_into().ok()?;
-        g.set_stroke_style_str(theme.hatch);
+        style::stroke_style(&g, theme.hatch);
         g.set_line_width(1.0);
         g.begin_path();
         g.move_to(0.0, 6.0);

@@ -186,7 +186,7 @@ pub fn counter_columns_into(
     let first_at = |x: usize, from: &mut usize| {
         let edge = view.time_at(x as f64);
         let rest = times.get(*from..).unwrap_or(&[]);
-        *from += rest.partition_point(|&t| offset(t) < edge);
+        *from += gallop(rest, |t| offset(t) < edge);
         *from
     };
     let mut a = first_at(0, &mut from);
@@ -207,6 +207,27 @@ pub fn counter_columns_into(
         });
         a = b;
     }
+}
+
+/// `slice.partition_point(before)` found from the front: 1, 2, 4, … entries
+/// ahead, then a binary search in the last stretch. A frame's columns move
+/// right a few samples at a time, so this reads a few neighbouring samples
+/// where a search of the whole rest would jump across millions.
+fn gallop(slice: &[i64], before: impl Fn(i64) -> bool) -> usize {
+    let mut known = 0; // slice[..known] are all before
+    let mut step = 1;
+    while let Some(&t) = slice.get(step - 1) {
+        if !before(t) {
+            break;
+        }
+        known = step;
+        step *= 2;
+    }
+    let end = step.min(slice.len());
+    known
+        + slice
+            .get(known..end)
+            .map_or(0, |stretch| stretch.partition_point(|&t| before(t)))
 }
 
 /// The smallest and largest value of a counter (0 included, so areas rest
@@ -233,6 +254,19 @@ mod tests {
             value: vec![5.0, 50.0, 7.0, 0.0],
             ..Counter::default()
         }
+    }
+
+    #[test]
+    fn galloping_finds_what_a_binary_search_finds() {
+        let times: Vec<i64> = (0..1000).map(|i| i * 3 / 2).collect();
+        for edge in [-5, 0, 1, 2, 7, 64, 700, 1497, 1498, 1499, 5000] {
+            let before = |t: i64| t < edge;
+            assert_eq!(
+                gallop(&times, before),
+                times.partition_point(|&t| before(t))
+            );
+        }
+        assert_eq!(gallop(&[], |_| true), 0);
     }
 
     #[test]
