@@ -94,7 +94,7 @@ pub fn decode_files_in_parts_chunked(
                     feed_files(decoder.as_mut(), files, chunk);
                     Ok(match joins {
                         true => Part::HandOver(decoder.hand_over()),
-                        false => Part::Trace(decoder.finish()),
+                        false => Part::Trace(Box::new(decoder.finish())),
                     })
                 })
             })
@@ -124,7 +124,7 @@ pub fn decode_files_in_parts_chunked(
     let mut whole = first.finish();
     for part in rest {
         if let Part::Trace(part) = part {
-            crate::model::merge::merge_part(&mut whole, part).map_err(LoadError::Split)?;
+            crate::model::merge::merge_part(&mut whole, *part).map_err(LoadError::Split)?;
         }
     }
     Ok(whole)
@@ -149,7 +149,7 @@ pub fn parts_decoded_whole_after_all() -> usize {
 /// What a part decoded on a thread of its own gives back.
 #[cfg(not(target_arch = "wasm32"))]
 enum Part {
-    Trace(Trace),
+    Trace(Box<Trace>),
     HandOver(crate::decoder::PartHandOver),
 }
 
