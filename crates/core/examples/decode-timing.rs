@@ -7,7 +7,9 @@
 //! `FLAMEDROP_PARTS=N` decodes in N parts on threads, as N page workers do,
 //! and merges them (inputs that cannot be split decode whole).
 
-use flamedrop_core::input::{decode_files_chunked, decode_files_in_parts_chunked};
+use flamedrop_core::input::{
+    decode_files_chunked, decode_files_in_parts_chunked, parts_decoded_whole_after_all,
+};
 use flamedrop_core::model::codec;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,6 +42,9 @@ fn main() {
             }
         };
         let decode_s = clock.elapsed().as_secs_f64();
+        if parts > 1 && parts_decoded_whole_after_all() > 0 {
+            println!("  (the parts did not join: decoded whole after all)");
+        }
         let clock = Instant::now();
         let encoded = codec::encode(&trace);
         let encode_s = clock.elapsed().as_secs_f64();

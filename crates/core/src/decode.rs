@@ -110,45 +110,99 @@ pub fn decode_files_selected(
     if !first.keep_part(0, parts) {
         return Ok(feed_all(first, files, chunk));
     }
-    let rest: Vec<Trace> = std::thread::scope(|scope| {
+    let joins = first.joins_parts();
+    let (first, rest) = std::thread::scope(|scope| {
         let others: Vec<_> = (1..parts)
             .map(|part| {
-                scope.spawn(move || -> Result<Trace, LoadError> {
+                scope.spawn(move || -> Result<Part, LoadError> {
                     let mut decoder = open()?;
                     decoder.keep_part(part, parts);
-                    Ok(feed_all(decoder, files, chunk))
+                    feed_files(decoder.as_mut(), files, chunk);
+                    Ok(match joins {
+                        true => Part::HandOver(decoder.hand_over()),
+                        false => Part::Trace(Box::new(decoder.finish())),
+                    })
                 })
             })
             .collect();
-        let whole = feed_all(first, files, chunk);
-        let mut all = vec![Ok(whole)];
-        all.extend(others.into_iter().map(|h| {
+        let mut first = first;
+        feed_files(first.as_mut(), files, chunk);
+        let rest = others.into_iter().map(|h| {
             h.join()
                 .unwrap_or_else(|_| Err(LoadError::Split("a decoding thread stopped".into())))
-        }));
-        all.into_iter().collect::<Result<Vec<_>, _>>()
-    })?;
-    let mut rest = rest.into_iter();
-    let mut whole = rest.next().unwrap_or_default();
+        });
+        (first, rest.collect::<Result<Vec<_>, _>>())
+    });
+    let rest = rest?;
+    if joins {
+        let mut first = first;
+        for part in rest {
+            if let Part::HandOver(part) = part {
+                if first.take_over(part).is_err() {
+                    // The parts do not join exactly: decode the input whole.
+                    WHOLE_AFTER_ALL.with(|n| n.set(n.get() + 1));
+                    return decode_plain_files(files, chunk);
+                }
+            }
+        }
+        return Ok(first.finish());
+    }
+    let mut whole = first.finish();
     for part in rest {
-        crate::model::merge::merge_part(&mut whole, part).map_err(LoadError::Split)?;
+        if let Part::Trace(part) = part {
+            crate::model::merge::merge_part(&mut whole, *part).map_err(LoadError::Split)?;
+        }
     }
     Ok(whole)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    /// Joined decodes on this thread whose parts did not join exactly, so
+    /// that the input was decoded whole after all (the tests check that
+    /// undamaged inputs really are decoded in parts).
+    static WHOLE_AFTER_ALL: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many of this thread's [`decode_files_in_parts`] calls so far had to
+/// decode their input whole after all, because its parts did not join
+/// exactly (see [`crate::decoder::Decoder::take_over`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parts_decoded_whole_after_all() -> usize {
+    WHOLE_AFTER_ALL.with(std::cell::Cell::get)
+}
+
+/// What a part decoded on a thread of its own gives back.
+#[cfg(not(target_arch = "wasm32"))]
+enum Part {
+    Trace(Box<Trace>),
+    HandOver(crate::decoder::PartHandOver),
+}
+
 /// Feeds every planned file to `decoder` in chunks of `chunk` bytes.
 fn feed_all(mut decoder: Box<dyn Decoder>, files: &[(String, Vec<u8>)], chunk: usize) -> Trace {
+    feed_files(decoder.as_mut(), files, chunk);
+    decoder.finish()
+}
+
+/// Feeds every planned file to `decoder` in chunks of `chunk` bytes, each
+/// from where the decoder's part of it starts and until it has enough.
+fn feed_files(decoder: &mut dyn Decoder, files: &[(String, Vec<u8>)], chunk: usize) {
     for index in decoder.plan() {
         let Some((_, data)) = files.get(index) else {
             continue;
         };
         decoder.begin_file(index);
-        for part in data.chunks(chunk.max(1)) {
+        let start =
+            usize::try_from(decoder.start_of(index)).map_or(data.len(), |s| s.min(data.len()));
+        for part in data[start..].chunks(chunk.max(1)) {
             decoder.feed(part);
+            if decoder.has_enough() {
+                break;
+            }
         }
         decoder.end_file();
     }
-    decoder.finish()
 }
 
 /// Decodes files held in memory.

@@ -118,6 +118,32 @@ pub trait Decoder {
     fn keep_only(&mut self, _selection: &Selection) -> bool {
         false
     }
+    /// Where this part begins reading file `index` (a byte offset): 0
+    /// unless [`Decoder::keep_part`] gave it a stretch of one file.
+    fn start_of(&self, _index: usize) -> u64 {
+        0
+    }
+    /// True once this part has read all it needs of the current file: the
+    /// caller may stop feeding it and call [`Decoder::end_file`].
+    fn has_enough(&self) -> bool {
+        false
+    }
+    /// True when this decoder's parts are not merged as traces but joined
+    /// by part 0 before it builds the trace: every other part's
+    /// [`Decoder::hand_over`] goes, in part order, to part 0's
+    /// [`Decoder::take_over`], then part 0 finishes.
+    fn joins_parts(&self) -> bool {
+        false
+    }
+    /// What a part other than 0 of a joining decoder hands to part 0.
+    fn hand_over(self: Box<Self>) -> PartHandOver {
+        Box::new(())
+    }
+    /// Part 0 takes in the next part's hand-over. An error means the parts
+    /// do not join exactly: the input must then be decoded whole.
+    fn take_over(&mut self, _next: PartHandOver) -> Result<(), String> {
+        Err("this decoder does not join parts".into())
+    }
 }
 
 /// The part of a trace to decode when the whole would not fit: a time
@@ -166,6 +192,10 @@ impl Selection {
         parts.join("; ")
     }
 }
+
+/// What one part of a joining decoder hands to part 0 (see
+/// [`Decoder::joins_parts`]); only that decoder knows what is inside.
+pub type PartHandOver = Box<dyn std::any::Any + Send>;
 
 #[cfg(test)]
 mod tests {

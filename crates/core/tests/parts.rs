@@ -6,8 +6,10 @@ mod common;
 
 use common::{cases, fixtures, read_folder};
 use flamedrop_core::analysis::report::report;
+use flamedrop_core::input::parts_decoded_whole_after_all;
 use flamedrop_core::input::{decode_files_in_parts, decode_files_in_parts_chunked, open_decoder};
 use flamedrop_core::input::{FileProbe, PROBE_BYTES};
+use flamedrop_core::model::codec;
 use flamedrop_core::model::Format;
 use flamedrop_core::{decode_files, Trace};
 
@@ -453,6 +455,118 @@ fn a_damaged_swap_stream_decodes_the_same_in_parts() {
                 "{label}: the damage went unnoticed"
             );
             assert_same_swap(&files, &label, &[2, 3], 777);
+        }
+    }
+}
+
+/// The sp-rtrace trace file of a case (the one file that starts with the
+/// handshake's 0xf0).
+fn rtrace_file(files: &[(String, Vec<u8>)]) -> usize {
+    files
+        .iter()
+        .position(|(p, d)| !p.contains("reference") && d.first() == Some(&0xf0))
+        .expect("an sp-rtrace file")
+}
+
+/// sp-rtrace parts are joined before the trace is built, so the trace in
+/// parts is the very same trace: its encoding is compared byte for byte,
+/// besides [`assert_same_in`]'s checks.
+fn assert_rtrace_same_in(files: &[(String, Vec<u8>)], label: &str, counts: &[usize], chunk: usize) {
+    let whole = codec::encode(&decode_files(files).expect("decodes"));
+    for &parts in counts {
+        let split = decode_files_in_parts_chunked(files, parts, chunk).expect("decodes in parts");
+        assert!(
+            codec::encode(&split) == whole,
+            "{label}, {parts} parts of {chunk}-byte chunks"
+        );
+    }
+    assert_same_in(files, label, counts, chunk);
+}
+
+#[test]
+fn every_rtrace_fixture_decodes_the_same_in_one_to_four_parts() {
+    let mut cases = 0;
+    let before = parts_decoded_whole_after_all();
+    for dir in folders("rtrace")
+        .into_iter()
+        .filter(|d| !d.ends_with("elf"))
+    {
+        let mut files = read_folder(&dir);
+        // The ELF files that name the frames go with the case.
+        files.extend(read_folder(&fixtures().join("rtrace/elf")));
+        rtrace_file(&files);
+        assert!(splits(&files, 2));
+        cases += 1;
+        let label = dir.display().to_string();
+        assert_rtrace_same_in(&files, &label, &[1, 2, 3, 4], 8 << 20);
+        // Chunks that cut packets and the handshake at odd places.
+        assert_rtrace_same_in(&files, &label, &[2, 3, 4], 777);
+        assert_rtrace_same_in(&files, &label, &[2, 3], 61);
+    }
+    assert!(cases >= 5, "only {cases} sp-rtrace cases");
+    // Most joins held (a part's border inside postproc's first reads of a
+    // 64-bit trace can make a small file decode whole after all).
+    let whole_after_all = parts_decoded_whole_after_all() - before;
+    eprintln!("sp-rtrace fixtures: {whole_after_all} decodes in parts decoded whole after all");
+    assert!(
+        whole_after_all <= cases * 8 / 2,
+        "{whole_after_all} decoded whole after all"
+    );
+}
+
+#[test]
+fn a_long_rtrace_stream_decodes_the_same_in_parts() {
+    // Every case's calls repeated until the file is large enough for many
+    // of postproc's 4 KiB reads per part: the borders fall between calls,
+    // backtraces and arguments, and each join must hold.
+    for dir in folders("rtrace")
+        .into_iter()
+        .filter(|d| !d.ends_with("elf"))
+    {
+        let mut files = read_folder(&dir);
+        let at = rtrace_file(&files);
+        let bytes = &files[at].1;
+        let handshake = (2 + usize::from(bytes[1])).min(bytes.len());
+        let body = bytes[handshake..].to_vec();
+        let mut long = bytes.clone();
+        while long.len() < 200_000 {
+            long.extend_from_slice(&body);
+        }
+        files[at].1 = long;
+        let before = parts_decoded_whole_after_all();
+        assert_rtrace_same_in(&files, &dir.display().to_string(), &[2, 3, 4], 5000);
+        // Every one of the 2 + 3 + 4 part decodes joined (none was decoded
+        // whole after all).
+        let whole_after_all = parts_decoded_whole_after_all() - before;
+        assert_eq!(whole_after_all, 0, "{}", dir.display());
+    }
+}
+
+#[test]
+fn a_damaged_rtrace_stream_decodes_the_same_in_parts() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for dir in folders("rtrace")
+        .into_iter()
+        .filter(|d| !d.ends_with("elf"))
+    {
+        let pristine = read_folder(&dir);
+        let at = rtrace_file(&pristine);
+        for round in 0..4 {
+            let mut files = pristine.clone();
+            let bytes = &mut files[at].1;
+            // Overwrite bytes past the handshake (tags, lengths, payloads),
+            // then cut the stream at an odd place.
+            for _ in 0..12 {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let i = 16 + (seed >> 33) as usize % (bytes.len() - 16);
+                bytes[i] = (seed >> 17) as u8;
+            }
+            let keep = bytes.len() - 1 - round * 5;
+            bytes.truncate(keep);
+            let label = format!("{} damaged {round}", dir.display());
+            assert_rtrace_same_in(&files, &label, &[2, 3, 4], 333);
         }
     }
 }

@@ -83,6 +83,26 @@ impl Framer {
         }
     }
 
+    /// A framer for the same stream whose next packet starts at file offset
+    /// `offset` (a part's first border, see `parts.rs`).
+    pub fn starting_at(handshake: &Handshake, offset: u64) -> Self {
+        let mut framer = Framer::new(handshake);
+        framer.carry = Carry::at(offset);
+        framer
+    }
+
+    /// For a border search: the whole size of the known packet that starts
+    /// at `at` of `bytes`, as this framer would frame it whatever its state.
+    pub fn known_packet_at(&self, bytes: &[u8], at: usize) -> KnownAt {
+        match self.next_at(bytes, at) {
+            Step::Frame {
+                len, known: true, ..
+            } => KnownAt::Packet(8 + len),
+            Step::NeedMore => KnownAt::NeedMore,
+            _ => KnownAt::No,
+        }
+    }
+
     /// Bytes held back because they do not yet make a whole packet.
     pub fn pending(&self) -> usize {
         self.carry.held().len()
@@ -210,6 +230,17 @@ impl Framer {
         }
         tag
     }
+}
+
+/// What [`Framer::known_packet_at`] finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnownAt {
+    /// A known packet of this many bytes, header included.
+    Packet(usize),
+    /// Not a known packet (or a second handshake).
+    No,
+    /// The bytes end too early to tell.
+    NeedMore,
 }
 
 /// A step of framing: a whole packet, 4 bytes to skip, wait for more, or stop.

@@ -7,26 +7,36 @@
 //! one-step spans on the process lane, live counters and tables (`calls.rs`,
 //! `tables.rs`). ELF files dropped beside the trace are read for their symbol
 //! tables and name the frames of the modules they match (`elf.rs`,
-//! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`.
+//! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`. A big file can be
+//! decoded in parts side by side, joined before the calls are built
+//! (`parts.rs`, `joining.rs`).
 
 mod call_details;
 mod calls;
 mod elf;
+mod events;
 mod framing;
 mod handshake;
+mod joining;
 pub mod listing_tables;
 mod matching;
 mod modules;
 mod packets;
+mod parts;
 mod postproc_buffer;
+mod said;
 mod session;
 mod tables;
 
-use crate::decoder::{file_name, Decoder, FileProbe};
+use crate::decoder::{file_name, Decoder, FileProbe, PartHandOver};
 use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
-use framing::{Event, Framer};
+use events::{end_framing, handle, is_damage};
+use framing::Framer;
 use handshake::HandshakeError;
-use session::{Problem, Session};
+use joining::{HandOver, PartMode};
+use parts::Action;
+use said::ToBuilder;
+use session::Session;
 use std::collections::HashMap;
 
 /// ELF files larger than this are not read for symbols.
@@ -67,6 +77,10 @@ pub struct RtraceDecoder {
     /// `postproc_buffer.rs`).
     postproc_buffer: Option<postproc_buffer::PostprocBuffer>,
     elves: HashMap<String, elf::ElfSymbols>,
+    /// The part of the trace file this decoder reads, when split, and
+    /// which of its bytes to frame.
+    part: Option<PartMode>,
+    part_reader: Option<parts::PartReader>,
 }
 
 impl RtraceDecoder {
@@ -121,6 +135,8 @@ impl RtraceDecoder {
             session: None,
             postproc_buffer: None,
             elves: HashMap::new(),
+            part: None,
+            part_reader: None,
         }
     }
 
@@ -129,13 +145,61 @@ impl RtraceDecoder {
     }
 
     fn feed_trace(&mut self, chunk: &[u8]) {
+        match (self.part.take(), self.part_reader.take()) {
+            (Some(mut part), Some(mut reader)) => {
+                reader.feed(chunk, &mut |action| self.act(&mut part, action));
+                (self.part, self.part_reader) = (Some(part), Some(reader));
+            }
+            _ => self.feed_whole(chunk),
+        }
+    }
+
+    /// Does what the part's reader says (see `parts.rs`).
+    fn act(&mut self, part: &mut PartMode, action: Action<'_>) -> bool {
+        match action {
+            Action::Start(offset) => {
+                let h = part.handshake.clone();
+                part.start = offset;
+                if needs_postproc_buffer(&h) {
+                    self.postproc_buffer =
+                        Some(postproc_buffer::PostprocBuffer::mid_stream(offset));
+                }
+                self.framer = Some(Framer::starting_at(&h, offset));
+                self.session = Some(Session::part(h));
+            }
+            Action::Bytes(bytes) if part.index == 0 => self.feed_whole(bytes),
+            Action::Bytes(bytes) => {
+                if let Some(replay) = self.postproc_buffer.as_mut() {
+                    replay.feed(bytes);
+                }
+                if let (Some(framer), Some(session)) = (self.framer.as_mut(), self.session.as_mut())
+                {
+                    let (record, damaged) = (&mut part.record, &mut part.damaged);
+                    framer.feed(bytes, &mut |e| {
+                        *damaged |= is_damage(&e);
+                        handle(session, record, e);
+                    });
+                }
+            }
+            Action::End(offset) => {
+                part.end = offset;
+                return self
+                    .framer
+                    .as_ref()
+                    .is_some_and(|f| f.pending() == 0 && !f.stopped());
+            }
+        }
+        true
+    }
+
+    fn feed_whole(&mut self, chunk: &[u8]) {
         let rest;
         let chunk = if self.framer.is_none() {
             self.head.extend_from_slice(chunk);
             match handshake::parse(&self.head) {
                 // Wait for the padding too: it is part of the handshake.
                 Ok(h) if self.head.len() >= h.len => {
-                    if h.major >= 2 && h.pointer_size == 8 && !h.big_endian {
+                    if needs_postproc_buffer(&h) {
                         let mut replay = postproc_buffer::PostprocBuffer::default();
                         replay.feed(&self.head);
                         self.postproc_buffer = Some(replay);
@@ -163,12 +227,61 @@ impl RtraceDecoder {
         } = self;
         let path = trace_path(probes, *trace_file);
         if let (Some(framer), Some(session)) = (framer.as_mut(), session.as_mut()) {
+            let damaged = self.part.as_mut().map(|p| &mut p.damaged);
+            let mut sink = ToBuilder {
+                builder,
+                file: Some(path),
+            };
             // Packets are handled as they are framed, borrowing the framer's bytes.
-            framer.feed(chunk, &mut |e| handle(session, builder, path, e));
+            match damaged {
+                Some(damaged) => framer.feed(chunk, &mut |e| {
+                    *damaged |= is_damage(&e);
+                    handle(session, &mut sink, e);
+                }),
+                None => framer.feed(chunk, &mut |e| handle(session, &mut sink, e)),
+            }
         }
     }
 
     fn end_trace(&mut self) {
+        let (Some(mut part), Some(mut reader)) = (self.part.take(), self.part_reader.take()) else {
+            return self.end_whole_trace();
+        };
+        reader.end(&mut |action| self.act(&mut part, action));
+        let to_the_end = reader.to_the_end();
+        part.to_the_end = to_the_end;
+        self.part_reader = Some(reader);
+        let replay = self.postproc_buffer.take();
+        part.replay = replay.map(|r| match to_the_end {
+            true => r.finish_last_part(),
+            false => r.finish_part(),
+        });
+        if part.index == 0 {
+            let path = self.trace_path();
+            let mut sink = ToBuilder {
+                builder: &mut self.builder,
+                file: Some(&path),
+            };
+            end_framing(
+                self.framer.as_mut(),
+                self.session.as_mut(),
+                &mut sink,
+                to_the_end,
+            );
+            part.ended();
+        } else {
+            let record = &mut part.record;
+            end_framing(
+                self.framer.as_mut(),
+                self.session.as_mut(),
+                record,
+                to_the_end,
+            );
+        }
+        self.part = Some(part);
+    }
+
+    fn end_whole_trace(&mut self) {
         let path = self.trace_path();
         let file = Some(path.as_str());
         let Some(framer) = self.framer.as_mut() else {
@@ -185,26 +298,11 @@ impl RtraceDecoder {
                 });
             return;
         };
-        if let Some(session) = self.session.as_mut() {
-            let path = trace_path(&self.probes, self.trace_file);
-            let builder = &mut self.builder;
-            framer.flush_garbage(&mut |e| handle(session, builder, path, e));
-        }
-        let (pending, at, stopped) = (framer.pending(), framer.pending_offset(), framer.stopped());
-        if pending > 0 && !stopped {
-            self.builder.diagnose(
-                Severity::DataLoss,
-                "truncated-packet",
-                file,
-                Some(at),
-                1,
-                || {
-                    format!(
-                        "the file ends inside a packet; its last {pending} bytes were not decoded"
-                    )
-                },
-            );
-        }
+        let mut sink = ToBuilder {
+            builder: &mut self.builder,
+            file,
+        };
+        end_framing(Some(framer), self.session.as_mut(), &mut sink, true);
     }
 
     fn end_elf(&mut self, name: String, bytes: &[u8], path: &str) {
@@ -233,66 +331,10 @@ fn trace_path(probes: &[FileProbe], trace_file: Option<usize>) -> &str {
         .map_or("", |p| p.path.as_str())
 }
 
-/// Takes one framing event into the session, reporting what was wrong with it.
-fn handle(session: &mut Session, builder: &mut TraceBuilder, path: &str, event: Event<'_>) {
-    let file = Some(path);
-    match event {
-        Event::Packet(p) => match packets::decode(&p.tag, p.payload, &session.handshake) {
-            Some(payload) => {
-                if let Some(problem) = session.apply(&p.tag, payload) {
-                    report_problem(builder, file, p.offset, Some(problem));
-                }
-            }
-            None => {
-                let tag = String::from_utf8_lossy(&p.tag).into_owned();
-                builder.diagnose(Severity::DataLoss, "bad-packet", file, Some(p.offset), 1, || {
-                    format!("packets too short or malformed for their type were skipped (first: {tag}, {} payload bytes)", p.payload.len())
-                });
-            }
-        },
-        Event::Unknown { tag, offset, .. } => {
-            let tag = tag.escape_ascii().to_string();
-            builder.diagnose(Severity::Info, "unknown-packet", file, Some(offset), 1, || {
-                format!("packets of a type sp-rtrace does not define were skipped by their length (first: \"{tag}\")")
-            });
-        }
-        Event::Garbage { offset, len } => {
-            builder.diagnose(Severity::DataLoss, "unreadable-bytes", file, Some(offset), len as u64, || {
-                "bytes that do not frame as packets were skipped up to the next known packet (count = bytes)".into()
-            });
-        }
-        Event::SecondHandshake { offset } => {
-            builder.diagnose(Severity::DataLoss, "second-session", file, Some(offset), 1, || {
-                "a second handshake starts another recording session appended to this file; only the first session was decoded".into()
-            });
-        }
-    }
-}
-
-fn report_problem(
-    builder: &mut TraceBuilder,
-    file: Option<&str>,
-    offset: u64,
-    problem: Option<Problem>,
-) {
-    match problem {
-        None => {}
-        Some(Problem::Orphan(tag)) => {
-            builder.diagnose(Severity::DataLoss, "orphan-packet", file, Some(offset), 1, || {
-                format!("{tag} packets with no CALL before them were dropped")
-            })
-        }
-        Some(Problem::MissingBacktrace) => {
-            builder.diagnose(Severity::Info, "missing-backtrace", file, Some(offset), 1, || {
-                "calls were not followed by their BTRC packet; they have no backtrace".into()
-            })
-        }
-        Some(Problem::PipeOnly(path)) => {
-            builder.diagnose(Severity::Info, "pipe-only-packet", file, Some(offset), 1, || {
-                format!("NLIB packets (only meant for the pre-processor) were ignored (first: {path:?})")
-            })
-        }
-    }
+/// True for a protocol 2.0 trace of a 64-bit little-endian system, whose
+/// postproc read buffer is replayed (`postproc_buffer.rs`).
+fn needs_postproc_buffer(h: &handshake::Handshake) -> bool {
+    h.major >= 2 && h.pointer_size == 8 && !h.big_endian
 }
 
 impl Decoder for RtraceDecoder {
@@ -302,6 +344,56 @@ impl Decoder for RtraceDecoder {
 
     fn plan(&self) -> Vec<usize> {
         self.plan.clone()
+    }
+
+    fn keep_part(&mut self, part: usize, parts: usize) -> bool {
+        let Some(probe) = self.trace_file.and_then(|i| self.probes.get(i)) else {
+            return false;
+        };
+        let handshake = match handshake::parse(&probe.head) {
+            Ok(h) if parts >= 2 && probe.head.len() >= h.len => h,
+            _ => return false,
+        };
+        self.part_reader = Some(parts::PartReader::new(&handshake, probe.size, part, parts));
+        self.part = Some(PartMode::new(handshake, probe.size, part, parts));
+        if part > 0 {
+            self.plan.truncate(1);
+        }
+        true
+    }
+
+    fn start_of(&self, index: usize) -> u64 {
+        match &self.part_reader {
+            Some(reader) if Some(index) == self.trace_file => reader.start(),
+            _ => 0,
+        }
+    }
+
+    fn has_enough(&self) -> bool {
+        matches!(self.current, Current::Trace)
+            && self.part_reader.as_ref().is_some_and(|r| r.done())
+    }
+
+    fn joins_parts(&self) -> bool {
+        self.part.is_some()
+    }
+
+    fn hand_over(self: Box<Self>) -> PartHandOver {
+        let RtraceDecoder { part, session, .. } = *self;
+        Box::new(part.map(|part| part.hand_over(session)))
+    }
+
+    fn take_over(&mut self, next: PartHandOver) -> Result<(), String> {
+        let next = next
+            .downcast::<Option<HandOver>>()
+            .map_err(|_| "a part of another decoder".to_owned())?;
+        let path = self.trace_path();
+        let (Some(part), Some(session), Some(next)) =
+            (self.part.as_mut(), self.session.as_mut(), *next)
+        else {
+            return Err("a part with nothing to join".into());
+        };
+        part.join(session, &mut self.builder, Some(&path), next)
     }
 
     fn begin_file(&mut self, index: usize) {
@@ -326,15 +418,24 @@ impl Decoder for RtraceDecoder {
     fn end_file(&mut self) {
         match std::mem::replace(&mut self.current, Current::Nothing) {
             Current::Trace => self.end_trace(),
-            Current::Elf { name, bytes } => {
-                let path = name.clone();
-                self.end_elf(name, &bytes, &path);
-            }
+            Current::Elf { name, bytes } => match self.part.as_mut() {
+                Some(part) => part.elves.push((name, bytes)),
+                None => {
+                    let path = name.clone();
+                    self.end_elf(name, &bytes, &path);
+                }
+            },
             Current::Nothing => {}
         }
     }
 
-    fn finish(self: Box<Self>) -> Trace {
+    fn finish(mut self: Box<Self>) -> Trace {
+        let elves = self.part.as_mut().map(|p| std::mem::take(&mut p.elves));
+        for (name, bytes) in elves.unwrap_or_default() {
+            let path = name.clone();
+            self.end_elf(name, &bytes, &path);
+        }
+        let joined_heap = self.part.as_ref().map(PartMode::past_heap_info);
         let RtraceDecoder {
             probes,
             mut builder,
@@ -349,7 +450,10 @@ impl Decoder for RtraceDecoder {
             });
             return builder.finish();
         };
-        session.past_heap_info = postproc_buffer.and_then(|b| b.finish());
+        session.past_heap_info = match joined_heap {
+            Some(joined) => joined,
+            None => postproc_buffer.and_then(|b| b.finish()),
+        };
         tables::metadata(&session, &mut builder);
         let (pid, name) = session
             .process

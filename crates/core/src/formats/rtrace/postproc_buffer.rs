@@ -8,6 +8,10 @@
 //! front. This replays that, so the listing can print what postproc
 //! printed (notes §3 HINF; checked against `c-leaks`' references in
 //! `tests/listing_rtrace.rs`).
+//!
+//! A part of the file decoded apart (`parts.rs`) starts the replay at its
+//! first packet, not knowing what earlier reads left in the buffer: those
+//! bytes are marked unknown, and a result that needs them is not trusted.
 
 use super::framing::TAGS;
 
@@ -31,6 +35,26 @@ pub struct PostprocBuffer {
     stopped: bool,
     /// The 8 bytes after the last 48-byte HINF payload.
     past_heap_info: Option<[u8; 8]>,
+    /// Which bytes of `buffer` are known (all, unless mid-stream).
+    known: Vec<bool>,
+    /// The 8 bytes of `past_heap_info` were all known.
+    past_known: bool,
+    /// Bytes the next read takes (a part's first read ends where the whole
+    /// file's would).
+    next_read: usize,
+    /// The next read is a part's first: what it leaves past its packets is
+    /// not what the whole file's read would leave there.
+    first_of_part: bool,
+}
+
+/// A part's replay, for the join (`parts.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartReplay {
+    /// postproc stopped parsing in this part.
+    pub stopped: bool,
+    /// The bytes past the part's last 48-byte HINF (None inside when they
+    /// depend on bytes the part did not have).
+    pub past_heap_info: Option<Option<[u8; 8]>>,
 }
 
 impl Default for PostprocBuffer {
@@ -42,11 +66,67 @@ impl Default for PostprocBuffer {
             started: false,
             stopped: false,
             past_heap_info: None,
+            known: vec![true; 2 * BUFFER_SIZE],
+            past_known: true,
+            next_read: BUFFER_SIZE - 1,
+            first_of_part: false,
         }
     }
 }
 
 impl PostprocBuffer {
+    /// A replay for a part of the file whose first packet starts at file
+    /// offset `at` (after the handshake).
+    pub fn mid_stream(at: u64) -> Self {
+        // Reads start at file offsets 1 + k * (BUFFER_SIZE - 1).
+        let step = (BUFFER_SIZE - 1) as u64;
+        let into = at.saturating_sub(1) % step;
+        PostprocBuffer {
+            started: true,
+            known: vec![false; 2 * BUFFER_SIZE],
+            next_read: if into == 0 { 0 } else { (step - into) as usize },
+            first_of_part: true,
+            ..PostprocBuffer::default()
+        }
+    }
+
+    /// The end of a part that is not the file's last: the read that
+    /// crosses into the next part is done as far as this part's bytes go
+    /// (the bytes after them are the next part's: unknown here).
+    pub fn finish_part(mut self) -> PartReplay {
+        if !self.stopped && !self.pending.is_empty() {
+            let first = usize::from(!self.started);
+            let piece = std::mem::take(&mut self.pending);
+            let piece = piece.get(first..).unwrap_or(&[]);
+            let from = if self.started { self.kept } else { 1 } + piece.len();
+            let from = from.min(self.known.len());
+            if let Some(after) = self.known.get_mut(from..) {
+                after.fill(false);
+            }
+            self.read_only(piece);
+        }
+        self.part_replay()
+    }
+
+    /// [`PostprocBuffer::finish`] for the file's last part.
+    pub fn finish_last_part(mut self) -> PartReplay {
+        if !self.stopped && !self.pending.is_empty() {
+            let first = usize::from(!self.started);
+            let piece = std::mem::take(&mut self.pending);
+            self.read(piece.get(first..).unwrap_or(&[]));
+        }
+        self.part_replay()
+    }
+
+    fn part_replay(&self) -> PartReplay {
+        PartReplay {
+            stopped: self.stopped,
+            past_heap_info: self
+                .past_heap_info
+                .map(|bytes| Some(bytes).filter(|_| self.past_known)),
+        }
+    }
+
     /// Takes the next bytes of the file (from its first byte on).
     pub fn feed(&mut self, chunk: &[u8]) {
         if self.stopped {
@@ -58,11 +138,12 @@ impl PostprocBuffer {
         loop {
             // The identification byte comes before the first read.
             let first = usize::from(!self.started);
-            let end = at + first + BUFFER_SIZE - 1;
+            let end = at + first + self.next_read;
             let Some(piece) = pending.get(at + first..end).filter(|_| !self.stopped) else {
                 break;
             };
             self.read(piece);
+            self.next_read = BUFFER_SIZE - 1;
             at = end;
         }
         pending.drain(..at.min(pending.len()));
@@ -82,18 +163,44 @@ impl PostprocBuffer {
 
     /// One `read()` of `piece` into the buffer, then the packets it completes.
     fn read(&mut self, piece: &[u8]) {
+        let Some(left) = self.read_only(piece) else {
+            return;
+        };
+        if self.first_of_part {
+            self.first_of_part = false;
+            if let Some(stale) = self.known.get_mut(left..) {
+                stale.fill(false);
+            }
+        }
+        if left + BUFFER_SIZE - 1 > self.buffer.len() {
+            self.stop();
+        }
+    }
+
+    /// [`PostprocBuffer::read`] up to moving the unparsed bytes to the
+    /// front; how many there are (None once stopped).
+    fn read_only(&mut self, piece: &[u8]) -> Option<usize> {
         let (mut at, mut left) = if self.started {
             let end = self.kept + piece.len();
             match self.buffer.get_mut(self.kept..end) {
                 Some(place) => place.copy_from_slice(piece),
-                None => return self.stop(),
+                None => {
+                    self.stop();
+                    return None;
+                }
+            }
+            if let Some(known) = self.known.get_mut(self.kept..end) {
+                known.fill(true);
             }
             (0, end)
         } else {
             self.started = true;
             match self.buffer.get_mut(1..1 + piece.len()) {
                 Some(place) => place.copy_from_slice(piece),
-                None => return self.stop(),
+                None => {
+                    self.stop();
+                    return None;
+                }
             }
             // The handshake: its length byte, then that many bytes.
             let skip = 1 + usize::from(piece.first().copied().unwrap_or(0));
@@ -104,13 +211,12 @@ impl PostprocBuffer {
             left -= size;
         }
         if self.stopped {
-            return;
+            return None;
         }
         self.buffer.copy_within(at..at + left, 0);
+        self.known.copy_within(at..at + left, 0);
         self.kept = left;
-        if left + BUFFER_SIZE - 1 > self.buffer.len() {
-            self.stop();
-        }
+        Some(left)
     }
 
     /// The whole packet at `at` (with `left` bytes after it): its size.
@@ -132,6 +238,10 @@ impl PostprocBuffer {
         if &tag == b"HINF" && len == 48 {
             let past = at + size;
             self.past_heap_info = self.buffer.get(past..past + 8)?.try_into().ok();
+            self.past_known = self
+                .known
+                .get(past..past + 8)
+                .is_some_and(|k| k.iter().all(|&k| k));
         }
         Some(size)
     }

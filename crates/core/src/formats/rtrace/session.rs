@@ -64,6 +64,33 @@ pub enum Problem {
     MissingBacktrace,
     /// A packet that only exists in the pipe (NLIB).
     PipeOnly(String),
+    /// In a part that began mid-stream, before its first CALL or BTRC: the
+    /// problem holds only if the call before the part still `awaited` its
+    /// BTRC (or only if it did not); the join decides (`parts.rs`).
+    Depends {
+        awaited: bool,
+        problem: Box<Problem>,
+    },
+}
+
+/// Whether the last CALL still waits for its BTRC; unknown at the start of
+/// a part that began mid-stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Awaiting {
+    No,
+    Yes,
+    Unknown,
+}
+
+/// What a part that began mid-stream did before it knew [`Awaiting`]: it
+/// applies to the last call of the parts before it, if that call awaited
+/// its BTRC.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lead {
+    /// The frames of a BTRC that came before any CALL.
+    pub backtrace: Option<Vec<u64>>,
+    /// The last ARGS that came before any CALL or BTRC.
+    pub arguments: Option<Vec<(String, String)>>,
 }
 
 /// The collected session.
@@ -97,7 +124,9 @@ pub struct Session {
     /// The frames of the BTRC being interned (reused, not allocated per packet).
     frames: Vec<u64>,
     /// The last CALL still waits for its BTRC.
-    awaiting_backtrace: bool,
+    awaiting_backtrace: Awaiting,
+    /// A part's packets before it knew `awaiting_backtrace`.
+    pub lead: Lead,
 }
 
 impl Session {
@@ -122,8 +151,23 @@ impl Session {
             attachments: Vec::new(),
             tag_counts: [0; TAGS.len()],
             frames: Vec::new(),
-            awaiting_backtrace: false,
+            awaiting_backtrace: Awaiting::No,
+            lead: Lead::default(),
         }
+    }
+
+    /// An empty session for a part of the stream that began after its
+    /// first packet (its tables are its own until joined, see
+    /// [`Session::append`]).
+    pub fn part(handshake: Handshake) -> Self {
+        let mut session = Session::new(handshake);
+        session.awaiting_backtrace = Awaiting::Unknown;
+        session
+    }
+
+    /// Whether the last CALL still waits for its BTRC.
+    pub fn awaiting(&self) -> Awaiting {
+        self.awaiting_backtrace
     }
 
     /// Takes one decoded packet in; returns what was odd about it.
@@ -156,29 +200,16 @@ impl Session {
             Payload::Mapping { from, to, path } => self.mappings.push(Mapping { from, to, path }),
             Payload::Context { id, name } => self.contexts.push((id, name)),
             Payload::Call(call) => {
-                if self.awaiting_backtrace {
-                    problem = Some(Problem::MissingBacktrace);
-                }
+                problem = match self.awaiting_backtrace {
+                    Awaiting::Yes => Some(Problem::MissingBacktrace),
+                    Awaiting::No => None,
+                    Awaiting::Unknown => Some(depends(true, Problem::MissingBacktrace)),
+                };
                 self.push_call(call);
-                self.awaiting_backtrace = true;
+                self.awaiting_backtrace = Awaiting::Yes;
             }
-            Payload::Backtrace(frames) => {
-                if !self.awaiting_backtrace {
-                    return Some(Problem::Orphan("BTRC"));
-                }
-                self.awaiting_backtrace = false;
-                let index = self.intern_backtrace(frames);
-                if let Some(call) = self.calls.last_mut() {
-                    call.backtrace = index;
-                }
-            }
-            Payload::Arguments(args) => {
-                if !self.awaiting_backtrace {
-                    return Some(Problem::Orphan("ARGS"));
-                }
-                let index = self.calls.len().saturating_sub(1) as u32;
-                self.arguments.insert(index, args);
-            }
+            Payload::Backtrace(frames) => return self.take_backtrace(frames),
+            Payload::Arguments(args) => return self.take_arguments(args),
             Payload::NewLibrary(path) => problem = Some(Problem::PipeOnly(path)),
             Payload::HeapInfo(info) => self.heap = Some(info),
             Payload::OutputSettings {
@@ -201,6 +232,107 @@ impl Session {
         problem
     }
 
+    /// A BTRC: the backtrace of the call before it.
+    fn take_backtrace(&mut self, frames: Frames<'_>) -> Option<Problem> {
+        match self.awaiting_backtrace {
+            Awaiting::No => return Some(Problem::Orphan("BTRC")),
+            Awaiting::Yes => {
+                let index = self.intern_backtrace(frames);
+                if let Some(call) = self.calls.last_mut() {
+                    call.backtrace = index;
+                }
+            }
+            Awaiting::Unknown => {
+                self.lead.backtrace = Some(frames.iter().collect());
+                self.awaiting_backtrace = Awaiting::No;
+                return Some(depends(false, Problem::Orphan("BTRC")));
+            }
+        }
+        self.awaiting_backtrace = Awaiting::No;
+        None
+    }
+
+    /// An ARGS: the arguments of the call before it.
+    fn take_arguments(&mut self, args: Vec<(String, String)>) -> Option<Problem> {
+        match self.awaiting_backtrace {
+            Awaiting::No => Some(Problem::Orphan("ARGS")),
+            Awaiting::Yes => {
+                let index = self.calls.len().saturating_sub(1) as u32;
+                self.arguments.insert(index, args);
+                None
+            }
+            Awaiting::Unknown => {
+                self.lead.arguments = Some(args);
+                Some(depends(false, Problem::Orphan("ARGS")))
+            }
+        }
+    }
+
+    /// Takes in the session of the next part of the stream (which began
+    /// where this one ended): its lead applied to this session's last call
+    /// if it awaited its BTRC, its calls with their functions, backtraces
+    /// and arguments renumbered into this session's tables (interned in the
+    /// order the whole stream would have met them), everything else
+    /// appended or, for what a later packet replaces, replaced.
+    pub fn append(&mut self, next: Session) {
+        let awaited = self.awaiting_backtrace == Awaiting::Yes;
+        if awaited {
+            if let Some(args) = next.lead.arguments {
+                let index = self.calls.len().saturating_sub(1) as u32;
+                self.arguments.insert(index, args);
+            }
+            if let Some(frames) = next.lead.backtrace {
+                self.frames = frames;
+                let index = self.intern_frames();
+                if let Some(call) = self.calls.last_mut() {
+                    call.backtrace = index;
+                }
+                self.awaiting_backtrace = Awaiting::No;
+            }
+        }
+        let functions: Vec<u32> = next
+            .functions
+            .into_iter()
+            .map(|name| self.intern_function(name))
+            .collect();
+        let backtraces: Vec<u32> = next
+            .backtraces
+            .into_iter()
+            .map(|frames| {
+                self.frames = frames;
+                self.intern_frames()
+            })
+            .collect();
+        let first = self.calls.len() as u32;
+        self.calls.extend(next.calls.into_iter().map(|mut call| {
+            call.function = functions.get(call.function as usize).copied().unwrap_or(0);
+            call.backtrace = backtraces
+                .get(call.backtrace as usize)
+                .copied()
+                .unwrap_or(0);
+            call
+        }));
+        self.arguments.extend(
+            next.arguments
+                .into_iter()
+                .map(|(index, args)| (index + first, args)),
+        );
+        self.modules.extend(next.modules);
+        self.resources.extend(next.resources);
+        self.contexts.extend(next.contexts);
+        self.mappings.extend(next.mappings);
+        self.attachments.extend(next.attachments);
+        for (count, more) in self.tag_counts.iter_mut().zip(next.tag_counts) {
+            *count += more;
+        }
+        self.process = next.process.or(self.process.take());
+        self.output = next.output.or(self.output.take());
+        self.heap = next.heap.or(self.heap.take());
+        if next.awaiting_backtrace != Awaiting::Unknown {
+            self.awaiting_backtrace = next.awaiting_backtrace;
+        }
+    }
+
     /// Packets seen, by tag (only the tags that occurred).
     pub fn packet_counts(&self) -> BTreeMap<String, u64> {
         TAGS.iter()
@@ -213,13 +345,7 @@ impl Session {
     fn push_call(&mut self, call: CallPacket<'_>) {
         let function = match self.function_index.get(call.function.as_ref()) {
             Some(&function) => function,
-            None => {
-                let next = self.functions.len() as u32;
-                let name = call.function.into_owned();
-                self.function_index.insert(name.clone(), next);
-                self.functions.push(name);
-                next
-            }
+            None => self.intern_function(call.function.into_owned()),
         };
         self.calls.push(Call {
             resource_type: call.resource_type,
@@ -233,9 +359,24 @@ impl Session {
         });
     }
 
+    fn intern_function(&mut self, name: String) -> u32 {
+        if let Some(&function) = self.function_index.get(&name) {
+            return function;
+        }
+        let next = self.functions.len() as u32;
+        self.function_index.insert(name.clone(), next);
+        self.functions.push(name);
+        next
+    }
+
     fn intern_backtrace(&mut self, frames: Frames<'_>) -> u32 {
         self.frames.clear();
         self.frames.extend(frames.iter());
+        self.intern_frames()
+    }
+
+    /// Interns the frames in `self.frames`.
+    fn intern_frames(&mut self) -> u32 {
         if let Some(&i) = self.backtrace_index.get(self.frames.as_slice()) {
             return i;
         }
@@ -257,5 +398,12 @@ impl Session {
         self.backtraces
             .get(call.backtrace as usize)
             .map_or(&[], Vec::as_slice)
+    }
+}
+
+fn depends(awaited: bool, problem: Problem) -> Problem {
+    Problem::Depends {
+        awaited,
+        problem: Box::new(problem),
     }
 }
