@@ -42,13 +42,14 @@ struct Heartbeat {
 }
 
 impl DecodeJob {
-    /// Starts a worker that decodes `files`; every event it sends (except
+    /// Starts a worker that decodes part `part` of `parts` of `files` (posting
+    /// pictures of what it decoded so far when `preview`); every event it sends (except
     /// `Ready`, handled here) goes to `on_event`.
     /// `allowance_ms` is how long the worker may stay silent before the
     /// watchdog stops it (see [`silence_allowance_ms`]).
     pub fn start(
         files: Vec<InputFile>,
-        (part, parts): (u32, u32),
+        (part, parts, preview): (u32, u32, bool),
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
@@ -64,7 +65,12 @@ impl DecodeJob {
             all => format!("{} files", all.len()),
         };
         // The request waits here until the worker says it is listening.
-        let pending = Rc::new(RefCell::new(Some(DecodeRequest { files, part, parts })));
+        let pending = Rc::new(RefCell::new(Some(DecodeRequest {
+            files,
+            part,
+            parts,
+            preview,
+        })));
 
         let on_message = {
             let (worker, on_event, heartbeat, pending) = (

@@ -92,6 +92,8 @@ pub struct LoadSlot {
     pub too_big: Option<Opened>,
     /// The sources opened with the trace being decoded.
     sources: SourceFiles,
+    /// What was decoded so far, while the load runs (`preview`).
+    pub partial: Option<super::preview::Partial>,
 }
 
 impl LoadSlot {
@@ -105,6 +107,7 @@ impl LoadSlot {
             progress: None,
             too_big: None,
             sources: SourceFiles::default(),
+            partial: None,
         }
     }
 
@@ -154,6 +157,7 @@ impl LoadSlot {
         self.job = None;
         self.progress = None;
         self.too_big = None;
+        self.partial = None;
     }
 
     /// Takes in a message about a load.
@@ -175,6 +179,7 @@ impl LoadSlot {
             }
             LoadMsg::Unpacked(id, loaded, cost) if id == self.load => {
                 self.progress = None;
+                self.partial = None;
                 match loaded {
                     Ok(loaded) => LoadStep::Loaded(loaded, cost),
                     Err(message) => self.fail(message),
@@ -197,6 +202,7 @@ impl LoadSlot {
     fn fail(&mut self, message: String) -> LoadStep {
         self.job = None;
         self.progress = None;
+        self.partial = None;
         LoadStep::Failed(message)
     }
 
@@ -217,8 +223,11 @@ impl LoadSlot {
         } else {
             1
         };
+        // Pictures of what was decoded so far are for the trace on screen.
+        let preview = self.split && super::preview::wanted();
         let (id, send) = (self.load, send.clone());
-        match Decoding::start(opened.files, workers, allowance, move |part, event| {
+        let shape = (workers, preview);
+        match Decoding::start(opened.files, shape, allowance, move |part, event| {
             send.emit(LoadMsg::Worker { id, part, event })
         }) {
             Ok(job) => {
@@ -235,6 +244,11 @@ impl LoadSlot {
         };
         match decoding.on_event(part, event) {
             Step::Wait => LoadStep::Ignored,
+            Step::Preview { part, trace } => {
+                let previous = self.partial.take();
+                self.partial = super::preview::take_in(previous, part, &trace, &self.label);
+                LoadStep::Changed
+            }
             Step::Progress { read, total } => {
                 if let Some(p) = &mut self.progress {
                     p.read = read;

@@ -22,6 +22,7 @@ pub mod help;
 pub mod listing;
 pub mod memory;
 pub mod narrow;
+pub mod partial;
 pub mod progress;
 pub mod sidebar;
 pub mod source_view;

@@ -5,7 +5,7 @@
 //! This module sits at the bottom: it knows no format and no driver, so every
 //! decoder can depend on it without depending on the others.
 
-use crate::model::{Format, Trace};
+use crate::model::{Format, Trace, TraceBuilder};
 use std::fmt;
 
 /// Bytes of a file's start that detection looks at.
@@ -111,6 +111,12 @@ pub trait Decoder {
     /// or this input cannot be split that way (then part 0 decodes it all).
     fn keep_part(&mut self, _part: usize, _parts: usize) -> bool {
         false
+    }
+    /// The trace as built so far, for a picture drawn before decoding ends
+    /// ([`TraceBuilder::preview`]); `None` before the builder exists or for
+    /// a decoder that builds everything at the end.
+    fn building(&self) -> Option<&TraceBuilder> {
+        None
     }
 }
 
