@@ -5,10 +5,13 @@
 //                               [--speedscope CHROME_JSON] [--no-cancel] [--timeout SECONDS]
 //                               [--query 'workers=1'] [--profile FILE.cpuprofile]
 //                               [--profile-load FILE.cpuprofile] [--trace-frames FILE.json]
+//                               [--alternate 'preview=0'] [--load-only]
 //
 // TRACE is a folder (opened with input#open-folder, like choosing a folder) or a file (opened with
 // input#open-files). Each run starts a fresh browser with a fresh profile and measures:
 //   first draw   choosing the files → first flame chart painted (window.flamedrop.timings())
+//   first partial picture  choosing the files → first picture of what was decoded so far drawn
+//                while loading (timings().first_partial_ms), and the longest gap between pictures
 //   worker/unpack  of that: time in the decoding worker, and on the page unpacking the trace
 //   long tasks   main-thread tasks over 50 ms from choosing the files to 2 s after first draw
 //   memory       peak PSS of the renderer processes (page + workers) above the empty page
@@ -18,6 +21,9 @@
 // --query adds a query string to the page's URL (for example `workers=1`: decode in one worker).
 // --part: for a trace over the page's input limit, wait for the part dialog and load the part it
 // offers (preselected to fit); the load is timed from that click (issue 20.6).
+// --alternate Q runs every measured load a second time with the query Q added (alternating, so
+// both see the same load on the machine) and prints the first-draw medians of both.
+// --load-only skips the frame sequence, the aggregated views and the cancel run.
 // --timeout bounds every load (default 300 s; a load that takes longer is reported as such).
 // --speedscope FILE additionally opens FILE (Chrome JSON) in speedscope (npm `speedscope`, served
 // from bench/node_modules) the same way: file chosen → title set and two frames drawn.
@@ -77,6 +83,8 @@ function parseArgs(argv) {
     else if (a === '--part') opts.part = true;
     else if (a === '--timeout') LOAD_TIMEOUT_MS = Number(value()) * 1000;
     else if (a === '--query') opts.query = value();
+    else if (a === '--alternate') opts.alternate = value();
+    else if (a === '--load-only') opts.loadOnly = true;
     else if (a === '--profile') opts.profile = path.resolve(value());
     else if (a === '--profile-load') opts.profileLoad = path.resolve(value());
     else if (a === '--trace-load') opts.traceLoad = path.resolve(value());
@@ -182,8 +190,8 @@ async function run(base, trace, opts) {
     }
     const tasksBefore = await b.page.evaluate(() => window.__bench.longtasks.length);
     const profiler = opts.profile ? await startProfile(b.page) : null;
-    const frameTracer = opts.traceFrames ? await startTrace(b.page) : null;
-    const frames = await b.page.evaluate(runFrames, { steps: opts.steps });
+    const frameTracer = opts.traceFrames && !opts.loadOnly ? await startTrace(b.page) : null;
+    const frames = opts.loadOnly ? [] : await b.page.evaluate(runFrames, { steps: opts.steps });
     if (frameTracer) {
       fs.writeFileSync(opts.traceFrames, await frameTracer.stop());
       opts.traceFrames = null; // the first run only
@@ -193,9 +201,11 @@ async function run(base, trace, opts) {
       opts.profile = null; // the first run only
     }
     const frameTasks = (await b.page.evaluate(() => window.__bench.longtasks.slice())).slice(tasksBefore);
-    const views = await measureViews(b.page);
+    const views = opts.loadOnly ? {} : await measureViews(b.page);
     return {
       first_draw_ms: state.timings.first_draw_ms,
+      first_partial_ms: state.timings.first_partial_ms ?? null,
+      partial_draws_ms: state.timings.partial_draws_ms ?? [],
       wall_ms: wall,
       worker_ms: state.timings.worker_ms,
       unpack_ms: state.timings.unpack_ms,
@@ -363,6 +373,8 @@ function table(trace, size, runs, cancel, speedscope) {
     ['trace', `${trace} (${mb(size)})`],
     ['runs', String(runs.length)],
     ['first flame chart drawn (median)', `${ms(median(runs.map((r) => r.first_draw_ms)))} (runs: ${runs.map((r) => ms(r.first_draw_ms)).join(', ')})`],
+    ['first partial picture drawn (median)', `${ms(median(runs.map((r) => r.first_partial_ms ?? NaN)))} (runs: ${runs.map((r) => ms(r.first_partial_ms ?? NaN)).join(', ')})`],
+    ['partial pictures drawn per load / longest gap between two (or before the full chart), median', `${median(runs.map((r) => r.partial_draws_ms.length))} / ${ms(median(runs.map(partialGap)))}`],
     ['… of which in the worker / unpacking on the page', `${ms(median(runs.map((r) => r.worker_ms)))} / ${ms(median(runs.map((r) => r.unpack_ms)))}`],
     ['… of the unpacking, indexing the rows', `${ms(median(runs.map((r) => r.index_ms ?? 0)))}`],
     ...phaseRows(runs),
@@ -380,6 +392,19 @@ function table(trace, size, runs, cancel, speedscope) {
   else rows.push(['aggregated views', 'n/a: this build has no Flame graph / Call tree tab']);
   if (speedscope) rows.push(speedscopeRow(speedscope));
   return ['| measure | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+/** The longest time between two partial pictures, or between the last one and the full chart. */
+function partialGap(r) {
+  const times = [...r.partial_draws_ms, r.first_draw_ms];
+  if (times.length < 2) return NaN;
+  return Math.max(...times.slice(1).map((t, i) => t - times[i]));
+}
+
+/** With --alternate: the medians of the loads with and without the extra query. */
+function alternateTable(query, runs, alt) {
+  const row = (label, rs) => `| ${label} | ${ms(median(rs.map((r) => r.first_draw_ms)))} (${rs.map((r) => ms(r.first_draw_ms)).join(', ')}) | ${ms(median(rs.map((r) => r.first_partial_ms ?? NaN)))} | ${ms(median(rs.map((r) => r.worker_ms)))} |`;
+  return ['| loads | first full chart (median, runs) | first partial picture | worker |', '|---|---|---|---|', row('as given', runs), row(`with ?${query}`, alt)].join('\n');
 }
 
 /** One row per phase the page reports (`timings().phases`: the slowest worker's, then the page's), median over runs. */
@@ -411,19 +436,27 @@ async function main() {
   const size = sizeOf(trace);
   const { server, base: root } = await startServer(opts.dist);
   const base = opts.query ? `${root}?${opts.query}` : root;
+  const altBase = opts.alternate ? `${root}?${[opts.query, opts.alternate].filter(Boolean).join('&')}` : null;
   const runs = [];
+  const alt = [];
   try {
     for (let i = 0; i < opts.runs; i++) {
       const r = await run(base, trace, opts);
-      console.error(`run ${i + 1}/${opts.runs}: first draw ${ms(r.first_draw_ms)}, memory ${mb(r.memory_bytes)}, longest task ${ms(Math.max(0, ...r.longtasks))}, frame p95 ${ms1(percentile(r.frames.map((f) => f.total), 95))}`);
+      console.error(`run ${i + 1}/${opts.runs}: first draw ${ms(r.first_draw_ms)}, first partial ${ms(r.first_partial_ms ?? NaN)}, memory ${mb(r.memory_bytes)}, longest task ${ms(Math.max(0, ...r.longtasks))}, frame p95 ${ms1(percentile(r.frames.map((f) => f.total), 95))}`);
       runs.push(r);
+      if (altBase) {
+        const a = await run(altBase, trace, opts);
+        console.error(`run ${i + 1}/${opts.runs} with ?${opts.alternate}: first draw ${ms(a.first_draw_ms)}, first partial ${ms(a.first_partial_ms ?? NaN)}`);
+        alt.push(a);
+      }
     }
-    const cancel = opts.cancel && opts.runs > 0 ? await cancelRun(base, trace) : null;
+    const cancel = opts.cancel && !opts.loadOnly && opts.runs > 0 ? await cancelRun(base, trace) : null;
     const speedscope = opts.speedscope ? await speedscopeRun(opts.speedscope) : null;
     const uptime = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(`\n${new Date().toISOString()} · ${os.cpus().length} × ${os.cpus()[0]?.model || '?'} · load average ${uptime}\n`);
     console.log(table(trace, size, runs, cancel, speedscope));
-    if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ trace, size, runs, cancel, speedscope, loadavg: uptime }, null, 1));
+    if (altBase) console.log(`\n${alternateTable(opts.alternate, runs, alt)}`);
+    if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ trace, size, runs, alt, cancel, speedscope, loadavg: uptime }, null, 1));
   } finally {
     server.close();
   }

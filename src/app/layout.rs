@@ -28,7 +28,7 @@ use yew::html::Scope;
 use yew::prelude::*;
 
 /// The whole page.
-pub fn page(page: &PageState, dragging: bool, on_report: &OnReport, link: &Scope<App>) -> Html {
+pub fn page(page: &PageState, dragging: bool, reports: Reports<'_>, link: &Scope<App>) -> Html {
     let drag_over = link.callback(|e: DragEvent| {
         e.prevent_default(); // without this the browser never fires `drop`
         Msg::DragOver(true)
@@ -69,7 +69,7 @@ pub fn page(page: &PageState, dragging: bool, on_report: &OnReport, link: &Scope
                 <input id="open-files" class="visually-hidden" type="file" multiple=true onchange={picked.clone()} />
                 <input id="open-folder" class="visually-hidden" type="file" webkitdirectory=true multiple=true onchange={picked} />
             </header>
-            <main class="main">{ body(page, &phase, on_report, link) }</main>
+            <main class="main">{ body(page, &phase, reports, link) }</main>
             if page.help { <Help on_close={link.callback(|_| Msg::Help(false))} /> }
             <div class="drop-overlay" aria-hidden="true">{ "Drop to open — files stay on this computer" }</div>
         </div>
@@ -96,8 +96,17 @@ fn controls(page: &PageState, link: &Scope<App>) -> Html {
     }
 }
 
+/// Where the timeline's reports go: the trace's chart's, and the partial
+/// picture's while loading.
+#[derive(Clone, Copy)]
+pub struct Reports<'a> {
+    pub chart: &'a OnReport,
+    pub partial: &'a OnReport,
+}
+
 /// Below the top bar: what the phase calls for.
-fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>) -> Html {
+fn body(page: &PageState, phase: &Phase, reports: Reports<'_>, link: &Scope<App>) -> Html {
+    let on_report = reports.chart;
     let on_demo = link.callback(|name: &'static str| Msg::Gather(Gathering::Demo(name)));
     let on_load_anyway = page
         .main
@@ -113,8 +122,18 @@ fn body(page: &PageState, phase: &Phase, on_report: &OnReport, link: &Scope<App>
         Phase::Error(message) => html! {
             <Welcome error={Some(message.clone())} {on_demo} {on_load_anyway} {part} />
         },
-        Phase::Loading(progress) => html! {
-            <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
+        Phase::Loading(progress) => match &page.main.partial {
+            Some(partial) => crate::ui::partial::view(
+                page.main.load(),
+                progress,
+                partial,
+                page.colouring,
+                reports.partial,
+                link.callback(|_| Msg::Cancel),
+            ),
+            None => html! {
+                <ProgressView progress={progress.clone()} on_cancel={link.callback(|_| Msg::Cancel)} />
+            },
         },
         Phase::Ready(loaded) => html! {
             <>

@@ -136,6 +136,8 @@ pub struct App {
     published: Published,
     /// Where the timeline's reports go: into `published`.
     on_report: OnReport,
+    /// Where the partial picture's timeline reports go (its draws).
+    on_partial: OnReport,
     _keys: Option<EventListener>,
     /// Follows the OS's colour scheme until the toggle chooses a theme.
     _os_theme: Option<EventListener>,
@@ -151,6 +153,7 @@ impl Component for App {
 
     fn create(ctx: &Context<Self>) -> Self {
         start_spares();
+        crate::loading::preview::read_query();
         warm_chart_text();
         launched::listen(ctx.link().callback(|l| Msg::Gather(Gathering::Launched(l))));
         if let Some(name) = browser::query_param("demo") {
@@ -173,6 +176,7 @@ impl Component for App {
                 workers: workers_override(),
             },
             on_report: chart_reports(&published),
+            on_partial: partial_reports(&published),
             published,
             _keys: keys::listen(ctx.link().callback(Msg::Key)),
             _os_theme: browser::on_os_theme(ctx.link().callback(Msg::OsTheme)),
@@ -188,13 +192,22 @@ impl Component for App {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
-        layout::page(&self.page, self.dragging, &self.on_report, ctx.link())
+        let reports = layout::Reports {
+            chart: &self.on_report,
+            partial: &self.on_partial,
+        };
+        layout::page(&self.page, self.dragging, reports, ctx.link())
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
         let phase = self.page.phase();
         if let Some(body) = browser::body() {
             let _ = body.dataset().set("state", phase.name());
+            let partial =
+                matches!(phase, page::Phase::Loading(_)) && self.page.main.partial.is_some();
+            let _ = body
+                .dataset()
+                .set("partial", if partial { "yes" } else { "no" });
         }
         if let Some(document) = web_sys::window().and_then(|w| w.document()) {
             match &phase {
@@ -317,6 +330,16 @@ fn chart_reports(published: &Published) -> OnReport {
             ChartReport::Window(model) => snapshot.remember_chart(model),
             ChartReport::FirstDraw => snapshot.first_draw(),
             ChartReport::Lanes(lanes, counters) => snapshot.set_lanes(lanes, counters),
+        }
+    }))
+}
+
+/// Counts the partial picture's draws in the snapshot (the timings).
+fn partial_reports(published: &Published) -> OnReport {
+    let published = published.clone();
+    OnReport(Rc::new(move |report| {
+        if let ChartReport::FirstDraw = report {
+            published.borrow_mut().partial_draw();
         }
     }))
 }

@@ -42,13 +42,14 @@ struct Heartbeat {
 }
 
 impl DecodeJob {
-    /// Starts a worker that decodes `files`; every event it sends (except
+    /// Starts a worker that decodes part `part` of `parts` of `files` (posting
+    /// pictures of what it decoded so far when `preview`); every event it sends (except
     /// `Ready`, handled here) goes to `on_event`.
     /// `allowance_ms` is how long the worker may stay silent before the
     /// watchdog stops it (see [`silence_allowance_ms`]).
     pub fn start(
         files: Vec<InputFile>,
-        (part, parts): (u32, u32),
+        (part, parts, preview): (u32, u32, bool),
         selection: flamedrop_core::input::Selection,
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
@@ -70,6 +71,7 @@ impl DecodeJob {
             part,
             parts,
             selection,
+            preview,
         })));
 
         let on_message = {

@@ -10,7 +10,8 @@
 //! watched by [`client`] (one worker), [`parts`] (the workers of one load)
 //! and [`spare`] (workers started ahead of time), and [`slot`] is the one
 //! load state machine that both the trace on screen and the comparison
-//! trace use.
+//! trace use. While the trace on screen decodes, [`preview`] keeps the
+//! workers' pictures of what they decoded so far, which the timeline draws.
 
 pub mod budget;
 pub mod client;
@@ -20,6 +21,7 @@ pub mod launched;
 pub mod parts;
 pub mod picked;
 pub mod prescan;
+pub mod preview;
 pub mod served;
 pub mod slot;
 pub mod sources;

@@ -54,6 +54,11 @@ pub enum Step {
     Failed(String),
     /// Nothing to show yet.
     Wait,
+    /// Worker `part` sent a picture of what it decoded so far.
+    Preview {
+        part: u32,
+        trace: js_sys::ArrayBuffer,
+    },
 }
 
 /// The running workers of one load. Dropping it stops them.
@@ -96,11 +101,12 @@ pub fn workers_for(files: &[InputFile], wanted: Option<u32>) -> u32 {
 }
 
 impl Decoding {
-    /// Starts `parts` workers on `files`; `on_event(part, event)` receives
+    /// Starts `parts` workers on `files` (which post pictures of what they
+    /// decoded so far when `preview`); `on_event(part, event)` receives
     /// what each says, to be handed back to [`Decoding::on_event`].
     pub fn start(
         files: Vec<InputFile>,
-        parts: u32,
+        (parts, preview): (u32, bool),
         selection: &flamedrop_core::input::Selection,
         allowance_ms: f64,
         on_event: impl Fn(u32, WorkerEvent) + 'static,
@@ -111,7 +117,7 @@ impl Decoding {
             let on_event = on_event.clone();
             let job = DecodeJob::start(
                 files.clone(),
-                (part, parts),
+                (part, parts, preview),
                 selection.clone(),
                 allowance_ms,
                 move |e| on_event(part, e),
@@ -166,6 +172,7 @@ impl Decoding {
                     }),
                 )
             }
+            WorkerEvent::Preview { trace } => Step::Preview { part, trace },
             WorkerEvent::NotSplit => self.settle(at, Part::Idle),
             WorkerEvent::Failed { message } => {
                 self.jobs.clear();

@@ -100,6 +100,8 @@ pub struct LoadSlot {
     pub limit: f64,
     /// The sources opened with the trace being decoded.
     sources: SourceFiles,
+    /// What was decoded so far, while the load runs (`preview`).
+    pub partial: Option<super::preview::Partial>,
 }
 
 impl LoadSlot {
@@ -115,6 +117,7 @@ impl LoadSlot {
             estimate: None,
             limit: 0.0,
             sources: SourceFiles::default(),
+            partial: None,
         }
     }
 
@@ -165,6 +168,7 @@ impl LoadSlot {
         self.progress = None;
         self.too_big = None;
         self.estimate = None;
+        self.partial = None;
     }
 
     /// Takes in a message about a load.
@@ -190,6 +194,7 @@ impl LoadSlot {
             }
             LoadMsg::Unpacked(id, loaded, cost) if id == self.load => {
                 self.progress = None;
+                self.partial = None;
                 match loaded {
                     Ok(loaded) => LoadStep::Loaded(loaded, cost),
                     Err(message) => self.fail(message),
@@ -236,6 +241,7 @@ impl LoadSlot {
     fn fail(&mut self, message: String) -> LoadStep {
         self.job = None;
         self.progress = None;
+        self.partial = None;
         LoadStep::Failed(message)
     }
 
@@ -262,10 +268,12 @@ impl LoadSlot {
         } else {
             1
         };
+        // Pictures of what was decoded so far are for the trace on screen.
+        let preview = self.split && super::preview::wanted();
         let (id, send) = (self.load, send.clone());
         match Decoding::start(
             opened.files,
-            workers,
+            (workers, preview),
             selection,
             allowance,
             move |part, event| send.emit(LoadMsg::Worker { id, part, event }),
@@ -284,6 +292,11 @@ impl LoadSlot {
         };
         match decoding.on_event(part, event) {
             Step::Wait => LoadStep::Ignored,
+            Step::Preview { part, trace } => {
+                let previous = self.partial.take();
+                self.partial = super::preview::take_in(previous, part, &trace, &self.label);
+                LoadStep::Changed
+            }
             Step::Progress { read, total } => {
                 if let Some(p) = &mut self.progress {
                     p.read = read;

@@ -20,7 +20,9 @@
 //!   page's main thread, index the part of unpacking spent indexing the
 //!   rows; `parts` is how many workers' answers were merged; `phases`:
 //!   `[[name, ms]]`, where the slowest worker's time and the page's went,
-//!   in order (`worker read`, `worker feed`, … `page index`).
+//!   in order (`worker read`, `worker feed`, … `page index`);
+//!   `first_partial_ms` and `partial_draws_ms`: when the pictures of what
+//!   was decoded so far were drawn while loading (`null` and `[]` when none was).
 //!
 //! - `view`, `state`, `search`, `calltree`, `sandwich`, `svg`: see
 //!   [`views`]; `diff`: see [`diff`]; `narrow`, `narrowing`: see [`narrow`]
@@ -88,6 +90,11 @@ pub struct Timings {
     pub parts: Option<u32>,
     /// Phases of the slowest worker and of the page, in order.
     pub phases: Option<Phases>,
+    /// The first picture of what was decoded so far drawn, while loading
+    /// (`loading::preview`).
+    pub first_partial_ms: Option<f64>,
+    /// Every such picture drawn, in order.
+    pub partial_draws_ms: Vec<f64>,
     #[serde(skip)]
     started: f64,
 }
@@ -259,6 +266,13 @@ impl Snapshot {
                 let _ = perf.mark("flamedrop-first-draw");
             }
         }
+    }
+
+    /// A partial picture's timeline painted spans (while loading).
+    pub fn partial_draw(&mut self) {
+        let at = crate::browser::now() - self.timings.started;
+        self.timings.first_partial_ms.get_or_insert(at);
+        self.timings.partial_draws_ms.push(at);
     }
 
     /// Keeps the timeline's window as painted, for its SVG.

@@ -36,6 +36,9 @@ pub struct DecodeRequest {
     /// Only these threads / this time window (the part dialog's choice).
     #[serde(default)]
     pub selection: flamedrop_core::input::Selection,
+    /// Post a [`WorkerEvent::Preview`] now and then while decoding.
+    #[serde(default)]
+    pub preview: bool,
 }
 
 /// Worker → page.
@@ -47,6 +50,14 @@ pub enum WorkerEvent {
     /// Bytes read so far out of the bytes the decoder planned to read, and
     /// what the worker is busy with (a file's path, or "building the trace").
     Progress { read: f64, total: f64, file: String },
+    /// What was decoded so far, reduced to a small picture
+    /// (`flamedrop_core::model::TraceBuilder::preview`), encoded by
+    /// `flamedrop_core::model::codec`; posted every few hundred ms while
+    /// reading, when the request asked for it.
+    Preview {
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        trace: js_sys::ArrayBuffer,
+    },
     /// The trace: its big columns as typed arrays (`super::columns`), the
     /// rest encoded by `flamedrop_core::model::codec`.
     Done {

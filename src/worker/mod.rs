@@ -10,6 +10,7 @@
 //! encoded by `model::codec`.
 
 pub mod archives;
+pub mod preview;
 pub mod reader;
 pub mod saved;
 
@@ -54,7 +55,7 @@ async fn handle(data: JsValue) {
         // A `.flamedrop` file holds a decoded trace and the screen it was on.
         Ok(request) => match saved::reopen(&request).await {
             Some(reopened) => reopened.map(|r| r.map(|(trace, screen)| (trace, Some(screen)))),
-            None => decode(request, &mut clock)
+            None => decode(request, &mut clock, started)
                 .await
                 .map(|t| t.map(|trace| (trace, None))),
         },
@@ -89,7 +90,11 @@ async fn handle(data: JsValue) {
 
 /// Reads and decodes the files (or the requested part of them); the trace,
 /// nothing when this part has nothing to do, or a message for people.
-async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trace>, String> {
+async fn decode(
+    request: DecodeRequest,
+    clock: &mut Clock,
+    started: f64,
+) -> Result<Option<Trace>, String> {
     let (files, archive_notes) = archives::expand(request.files).await?;
     let mut decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
     clock.lap("worker open");
@@ -105,7 +110,8 @@ async fn decode(request: DecodeRequest, clock: &mut Clock) -> Result<Option<Trac
     if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
         return Ok(None);
     }
-    let (read, total) = feed(decoder.as_mut(), &files, clock).await?;
+    let mut previews = preview::Previews::new(request.preview, started);
+    let (read, total) = feed(decoder.as_mut(), &files, clock, &mut previews).await?;
     post(&WorkerEvent::Progress {
         read,
         total,
@@ -157,6 +163,7 @@ async fn feed(
     decoder: &mut dyn Decoder,
     files: &[InputFile],
     clock: &mut Clock,
+    previews: &mut preview::Previews,
 ) -> Result<(f64, f64), String> {
     let plan = decoder.plan();
     let total: f64 = plan
@@ -199,6 +206,7 @@ async fn feed(
             }
             decoder.feed(&chunk);
             feeding_ms += now() - fed;
+            previews.tick(decoder);
             read += chunk.len() as f64;
             if read - posted >= PROGRESS_BYTES {
                 posted = read;
@@ -215,6 +223,9 @@ async fn feed(
     }
     clock.add("worker read", reading_ms);
     clock.add("worker feed", feeding_ms);
+    if previews.spent_ms > 0.0 {
+        clock.add("worker previews", previews.spent_ms);
+    }
     Ok((read, total))
 }
 
@@ -251,7 +262,7 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     scope().performance().map_or(0.0, |p| p.now())
 }
 
@@ -262,7 +273,7 @@ fn post(event: &WorkerEvent) {
     }
 }
 
-fn post_transfer(event: &WorkerEvent, transfer: &js_sys::Array) {
+pub(crate) fn post_transfer(event: &WorkerEvent, transfer: &js_sys::Array) {
     match to_js(event) {
         Ok(value) => {
             if let Err(e) = scope().post_message_with_transfer(&value, transfer) {

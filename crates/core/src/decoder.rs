@@ -5,7 +5,7 @@
 //! This module sits at the bottom: it knows no format and no driver, so every
 //! decoder can depend on it without depending on the others.
 
-use crate::model::{Format, Trace};
+use crate::model::{Format, Trace, TraceBuilder};
 use std::fmt;
 
 /// Bytes of a file's start that detection looks at.
@@ -143,6 +143,12 @@ pub trait Decoder {
     /// do not join exactly: the input must then be decoded whole.
     fn take_over(&mut self, _next: PartHandOver) -> Result<(), String> {
         Err("this decoder does not join parts".into())
+    }
+    /// The trace as built so far, for a picture drawn before decoding ends
+    /// ([`TraceBuilder::preview`]); `None` before the builder exists or for
+    /// a decoder that builds everything at the end.
+    fn building(&self) -> Option<&TraceBuilder> {
+        None
     }
 }
 

@@ -134,7 +134,7 @@ impl FlameChart {
     }
 
     /// Sizes the model and the canvas to the chart's box.
-    fn resize(&mut self) {
+    pub(super) fn resize(&mut self) {
         let Some(container) = self.container.cast::<Element>() else {
             return;
         };

@@ -203,6 +203,10 @@ impl Component for FlameChart {
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Props) -> bool {
         let props = ctx.props();
+        let adopted = !Rc::ptr_eq(&props.loaded, &old.loaded);
+        if adopted {
+            self.adopt(&props.loaded, &props.lanes);
+        }
         if props.focus != old.focus {
             if let Some((_, span)) = props.focus {
                 self.zoom_to(&props.loaded, span);
@@ -214,7 +218,7 @@ impl Component for FlameChart {
         self.request_frame(ctx);
         // Re-render only to show or hide the chart or its lanes list;
         // painting needs no render.
-        props.hidden != old.hidden || (self.lanes_open && props.lanes != old.lanes)
+        adopted || props.hidden != old.hidden || (self.lanes_open && props.lanes != old.lanes)
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
@@ -306,6 +310,24 @@ fn new_model(loaded: &Loaded) -> ChartModel {
 }
 
 impl FlameChart {
+    /// Shows another trace in the same chart: a newer picture of a trace
+    /// still loading (`ui::partial`), drawn whole again, with no hover.
+    fn adopt(&mut self, loaded: &Loaded, layout: &LaneLayout) {
+        self.titles = (0..loaded.trace.threads.len())
+            .map(|t| loaded.thread_title(t))
+            .collect();
+        self.all_lanes = Rc::new(lane_keys(&loaded.trace, &self.titles));
+        self.model = new_model(loaded);
+        self.hover = None;
+        self.minimap_painter = Minimap::default();
+        if let Some(painter) = &mut self.painter {
+            painter.forget_text_widths(); // they are kept by name id
+        }
+        self.arrange(layout);
+        self.resize();
+        self.publish.new_picture();
+    }
+
     /// Shows the lanes `layout` keeps, in its order.
     fn arrange(&mut self, layout: &LaneLayout) {
         let (threads, counters) = layout.shown(&self.all_lanes);

@@ -52,6 +52,13 @@ impl Publisher {
         self.lanes_at = None;
     }
 
+    /// The chart shows a new picture of a trace still loading: its first
+    /// frame with spans is reported again.
+    pub(super) fn new_picture(&mut self) {
+        self.drawn = false;
+        self.lanes_at = None;
+    }
+
     /// A frame is about to be painted with this model.
     pub(super) fn chart(&self, to: &OnReport, model: &ChartModel) {
         (to.0)(ChartReport::Window(model));

@@ -12,8 +12,10 @@ use super::{
 use std::collections::HashMap;
 
 mod call_sink;
+mod preview;
 
 pub use call_sink::CallSink;
+pub use preview::{merge_previews, PreviewCursor, PreviewLimits};
 
 /// Index of a thread in the trace being built.
 pub type ThreadRef = u32;

@@ -21,7 +21,9 @@ mod stacks;
 mod strings;
 
 pub use addresses::Addresses;
-pub use builder::{CallSink, SpanRef, ThreadRef, TraceBuilder};
+pub use builder::{
+    merge_previews, CallSink, PreviewCursor, PreviewLimits, SpanRef, ThreadRef, TraceBuilder,
+};
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{
     kind_slots, Details, Field, Shapes, Value, KIND_FIXED, KIND_HEX, KIND_HEX32, KIND_INT,

@@ -342,6 +342,10 @@ impl Decoder for RtraceDecoder {
         Format::SpRtrace
     }
 
+    fn building(&self) -> Option<&crate::model::TraceBuilder> {
+        Some(&self.builder)
+    }
+
     fn plan(&self) -> Vec<usize> {
         self.plan.clone()
     }

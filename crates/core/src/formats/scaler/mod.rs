@@ -343,6 +343,10 @@ impl Decoder for ScalerDecoder {
         Format::Scaler
     }
 
+    fn building(&self) -> Option<&crate::model::TraceBuilder> {
+        self.state.as_ref().map(|s| &s.builder)
+    }
+
     fn plan(&self) -> Vec<usize> {
         self.plan.clone()
     }

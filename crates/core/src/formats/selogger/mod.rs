@@ -285,6 +285,10 @@ impl Decoder for SeloggerDecoder {
         Format::Selogger
     }
 
+    fn building(&self) -> Option<&crate::model::TraceBuilder> {
+        self.replay.as_ref().map(|r| &r.builder)
+    }
+
     fn plan(&self) -> Vec<usize> {
         self.plan.clone()
     }

@@ -146,6 +146,10 @@ impl Decoder for SwapDecoder {
         Format::Swap
     }
 
+    fn building(&self) -> Option<&crate::model::TraceBuilder> {
+        Some(&self.build.b)
+    }
+
     fn plan(&self) -> Vec<usize> {
         self.cpus_file.into_iter().chain(self.stream).collect()
     }

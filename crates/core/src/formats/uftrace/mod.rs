@@ -109,6 +109,10 @@ impl Decoder for UftraceDecoder {
         Format::Uftrace
     }
 
+    fn building(&self) -> Option<&crate::model::TraceBuilder> {
+        self.recording.as_ref().map(|r| &r.builder)
+    }
+
     fn plan(&self) -> Vec<usize> {
         self.plan
             .iter()

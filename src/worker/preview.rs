@@ -1,0 +1,65 @@
+//! The pictures a worker posts while it decodes: every [`EVERY_MS`] (the
+//! first [`FIRST_MS`] after the request arrived), what the decoder has built
+//! so far, reduced by `TraceBuilder::preview` to a few thousand spans per
+//! thread and sent as one transferred buffer, so that the page can draw the
+//! timeline long before the whole trace is ready.
+
+use super::{now, post_transfer};
+use crate::wire::protocol::WorkerEvent;
+use flamedrop_core::input::Decoder;
+use flamedrop_core::model::{codec, PreviewCursor, PreviewLimits};
+
+/// The first picture, this long after the request arrived: soon enough for
+/// the page to draw it within half a second of the files being chosen, late
+/// enough that something was decoded.
+const FIRST_MS: f64 = 120.0;
+
+/// Then one picture this often (the page draws each as it comes).
+const EVERY_MS: f64 = 250.0;
+
+/// When the next picture is due, and what the pictures cost.
+pub struct Previews {
+    wanted: bool,
+    next_at: f64,
+    /// What the last picture looked at (each looks only at what is new).
+    cursor: PreviewCursor,
+    /// Time spent making and posting pictures, in ms.
+    pub spent_ms: f64,
+}
+
+impl Previews {
+    /// Pictures for a request that arrived at `started`, if `wanted`.
+    pub fn new(wanted: bool, started: f64) -> Previews {
+        Previews {
+            wanted,
+            next_at: started + FIRST_MS,
+            cursor: PreviewCursor::default(),
+            spent_ms: 0.0,
+        }
+    }
+
+    /// Posts a picture of what `decoder` built so far, when one is due.
+    pub fn tick(&mut self, decoder: &dyn Decoder) {
+        if !self.wanted {
+            return;
+        }
+        let at = now();
+        if at < self.next_at {
+            return;
+        }
+        let Some(builder) = decoder.building() else {
+            return;
+        };
+        let picture = builder.preview(&mut self.cursor, &PreviewLimits::default());
+        let bytes = codec::encode(&picture);
+        drop(picture);
+        let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
+        array.copy_from(&bytes);
+        let buffer = array.buffer();
+        let transfer = js_sys::Array::of1(&buffer);
+        post_transfer(&WorkerEvent::Preview { trace: buffer }, &transfer);
+        let done = now();
+        self.spent_ms += done - at;
+        self.next_at = done + EVERY_MS;
+    }
+}

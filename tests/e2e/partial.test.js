@@ -1,0 +1,113 @@
+// A first picture before the end (issue 20.4): while a big input decodes, the workers post
+// pictures of what they decoded so far and the page draws them in the timeline under a
+// "Loading — partial picture" mark (body[data-partial=yes], state still 'loading'), without the
+// aggregated views; the whole trace replaces it at the end. Cancel works during that phase, and
+// `?preview=0` turns the pictures off. The input is generated (bench/make-big.js: a real SELogger
+// recording's events repeated to 150 MB), big enough that decoding lasts seconds here.
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { test } = require('node:test');
+const { openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
+
+const REPO = path.resolve(__dirname, '../..');
+const SHOTS = [path.join(REPO, 'docs/views')];
+const MB = 150;
+
+/** The generated input, made once per machine (kept in the temp folder). */
+function bigInput() {
+  const dir = path.join(os.tmpdir(), `flamedrop-e2e-partial-selogger-${MB}`);
+  const slg = path.join(dir, 'log-00001.slg');
+  if (!fs.existsSync(slg) || fs.statSync(slg).size < MB * 1e6 * 0.99) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    const src = path.join(REPO, 'tests/fixtures/selogger/demo-v060-omnibinary');
+    execFileSync(process.execPath, [path.join(REPO, 'bench/make-big.js'), 'selogger', src, dir, String(MB)]);
+  }
+  return dir;
+}
+
+/** Canvas pixels of the timeline that differ from its top-left pixel. */
+async function ink(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('canvas#flamechart');
+    if (!c || !c.width || !c.height) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const g = copy.getContext('2d', { willReadFrequently: true });
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
+    return n;
+  });
+}
+
+async function waitForPartial(page) {
+  await page.waitForFunction(() => document.body.dataset.partial === 'yes' || ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 60_000, polling: 20 });
+  const state = await page.evaluate(() => ({ state: document.body.dataset.state, partial: document.body.dataset.partial }));
+  assert.deepEqual(state, { state: 'loading', partial: 'yes' }, 'no partial picture was shown before the end of the load');
+}
+
+test('a big input shows a partial timeline, marked as loading, before the whole trace', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const dir = bigInput();
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-folder', dir);
+    await waitForPartial(page);
+    await page.waitForFunction(() => window.flamedrop.timings().first_partial_ms != null, null, { timeout: 30_000, polling: 20 });
+    const mark = await page.textContent('#partial-mark');
+    assert.match(mark, /Loading — partial/);
+    assert.ok(await page.isVisible('#cancel'), 'Cancel is on the page during the partial phase');
+    // Nothing that needs the whole trace: no view switcher, no sidebar.
+    assert.equal(await page.$$eval('.view-controls, .sidebar', (e) => e.length), 0, 'views that need the whole trace are offered');
+    assert.ok((await ink(page)) > 500, 'the partial timeline draws spans');
+    const lanes = await page.evaluate(() => window.flamedrop.lanes().length);
+    assert.equal(lanes, 0, 'the partial picture is not reported as the trace on screen');
+    if (await page.evaluate(() => document.body.dataset.partial === 'yes')) {
+      await saveShots(page, SHOTS, 'partial-selogger.png');
+    }
+    await waitForState(page, 'ready', 120_000);
+    assert.equal(await page.evaluate(() => document.body.dataset.partial), 'no');
+    assert.equal(await page.$('#partial-mark'), null, 'the mark goes with the partial picture');
+    const timings = await page.evaluate(() => window.flamedrop.timings());
+    assert.ok(timings.partial_draws_ms.length >= 1);
+    assert.ok(timings.first_partial_ms < timings.first_draw_ms, 'the partial picture came first');
+    await page.waitForFunction(() => window.flamedrop.lanes().length > 0, null, { timeout: 30_000 });
+    assert.ok((await ink(page)) > 500, 'the whole trace draws');
+    t.diagnostic(`first partial ${Math.round(timings.first_partial_ms)} ms, ${timings.partial_draws_ms.length} pictures, full chart ${Math.round(timings.first_draw_ms)} ms, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  }));
+
+test('Cancel during the partial phase goes back to the start page for good', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const dir = bigInput();
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-folder', dir);
+    await waitForPartial(page);
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 5_000, polling: 20 });
+    assert.equal(await page.evaluate(() => document.body.dataset.partial), 'no');
+    assert.equal(await page.$('canvas#flamechart'), null, 'the partial timeline is gone');
+    // Stopped workers say nothing more: the page stays on the start page.
+    await page.waitForTimeout(1500);
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assert.equal(await page.$('canvas#flamechart'), null);
+  }));
+
+test('?preview=0 loads without partial pictures', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const dir = bigInput();
+    await openEmpty(page, `${base}?preview=0`);
+    await page.setInputFiles('#open-folder', dir);
+    let seen = false;
+    while (!['ready', 'error'].includes(await page.evaluate(() => document.body.dataset.state))) {
+      seen ||= await page.evaluate(() => document.body.dataset.partial === 'yes');
+      await page.waitForTimeout(50);
+    }
+    await waitForState(page, 'ready', 120_000);
+    assert.equal(seen, false);
+    assert.equal((await page.evaluate(() => window.flamedrop.timings())).first_partial_ms, null);
+  }));
