@@ -107,8 +107,19 @@ async fn decode(
             decoder.format().name()
         ));
     }
-    if parts > 1 && !decoder.keep_part(part, parts) && part > 0 {
-        return Ok(None);
+    if parts > 1 {
+        let split = decoder.keep_part(part, parts);
+        if split && decoder.joins_parts() {
+            // Parts that are joined before the trace is built (sp-rtrace)
+            // cannot travel between workers yet: part 0 decodes it all.
+            if part > 0 {
+                return Ok(None);
+            }
+            decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
+            decoder.keep_only(selection);
+        } else if !split && part > 0 {
+            return Ok(None);
+        }
     }
     let mut previews = preview::Previews::new(request.preview, started);
     let (read, total) = feed(decoder.as_mut(), &files, clock, &mut previews).await?;
