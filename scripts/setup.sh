@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/setup.sh: installs what flamedrop's build and tests need, on a Debian machine with rustup,
 # cargo, node and npm (see /work/shared/design/toolchain.md for why these exact versions):
-#   rustup: wasm32-unknown-unknown, rustfmt, clippy     apt: chromium, chromium-driver
+#   rustup: wasm32-unknown-unknown, rust-src, rustfmt, clippy     apt: chromium, chromium-driver
 #   cargo install: trunk 0.21.14, wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock
 #   npm: binaryen@132.0.0 (wasm-opt) into tools/binaryen, tests/e2e packages (playwright-core, speedscope)
 #
@@ -51,13 +51,15 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
   || die "node $(node --version) is too old: the e2e tests need node >= 20.11 (node --test --test-timeout)"
 ok "$(cargo --version), node $(node --version), npm $(npm --version 2>/dev/null)"
 
-if $serve_only; then step "rustup target wasm32-unknown-unknown"; else step "rustup target wasm32-unknown-unknown, components rustfmt + clippy"; fi
+if $serve_only; then step "rustup target wasm32-unknown-unknown, component rust-src"; else step "rustup target wasm32-unknown-unknown, components rust-src + rustfmt + clippy"; fi
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+# rust-src: the shared-memory build rebuilds the standard library with atomics (scripts/build-shared.sh).
+rustup component list --installed | grep -q "^rust-src" || rustup component add rust-src
 if ! $serve_only; then
   installed=$(rustup component list --installed)
   for c in rustfmt clippy; do grep -q "^$c" <<<"$installed" || rustup component add "$c"; done
 fi
-ok "wasm32-unknown-unknown$($serve_only || echo ', rustfmt, clippy')"
+ok "wasm32-unknown-unknown, rust-src$($serve_only || echo ', rustfmt, clippy')"
 
 # The two cargo installs are the long part (minutes of compiling): they run in the background, at
 # the same time, while the apt and npm steps download; their output goes to a log shown on failure.

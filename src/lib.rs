@@ -12,7 +12,7 @@
 //! | `script_api` | wasm (page)   | `window.flamedrop`, reading the snapshot the app publishes |
 //! | `loading`    | wasm (page)   | the page's side of a load: gather files, budget, workers, pacing, unpack |
 //! | `browser`    | wasm (page)   | small browser conveniences |
-//! | `wire`       | wasm (both)   | what the page and the worker say to each other |
+//! | `wire`       | wasm (both)   | what the page and the worker say to each other; its `handover` (the shared-memory build's) builds natively too |
 //! | `worker`     | wasm (worker) | only what runs inside the decoding worker |
 //!
 //! The first three build natively too, so `cargo test` and `cargo clippy`
@@ -22,6 +22,7 @@
 pub mod render;
 pub mod timeline;
 pub mod view_model;
+pub mod wire;
 
 // Wasm only.
 #[cfg(target_arch = "wasm32")]
@@ -34,7 +35,5 @@ pub mod loading;
 pub mod script_api;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-#[cfg(target_arch = "wasm32")]
-pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -69,9 +69,35 @@ async function isolate() {
 const [isolation, registered] = await isolate();
 document.documentElement.dataset.isolation = isolation;
 
-const tag = document.querySelector('script[data-js][data-wasm]');
-const { default: init } = await import(new URL(tag.dataset.js, document.baseURI).href);
-await init({ module_or_path: new URL(tag.dataset.wasm, document.baseURI) });
+/**
+ * Starts the shared-memory build (scripts/build-shared.sh writes it to shared/) where the page is
+ * isolated and `?shared=0` does not ask for the copying one: the page and its decoding workers
+ * then run one module on one memory, and a decoded trace is never copied (src/wire/handover.rs).
+ * Resolves to false, having started nothing, where it cannot (not isolated, not built).
+ */
+async function startShared() {
+  if (!window.crossOriginIsolated) return false;
+  if (new URLSearchParams(location.search).get('shared') === '0') return false;
+  let glue;
+  try {
+    glue = await import(new URL('shared/flamedrop.js', document.baseURI).href);
+  } catch {
+    return false; // a build without it (trunk serve)
+  }
+  await glue.default({ module_or_path: new URL('shared/flamedrop_bg.wasm', document.baseURI) });
+  return true;
+}
+
+/** Starts the build Trunk made, named by Trunk's <script> tag: the model is copied from the workers. */
+async function startCopying() {
+  const tag = document.querySelector('script[data-js][data-wasm]');
+  const { default: init } = await import(new URL(tag.dataset.js, document.baseURI).href);
+  await init({ module_or_path: new URL(tag.dataset.wasm, document.baseURI) });
+}
+
+const shared = await startShared();
+document.documentElement.dataset.model = shared ? 'shared' : 'copied';
+if (!shared) await startCopying();
 
 // Registered after the app is up when the page was already isolated: it checks for a new version.
 if (!registered) register();

@@ -19,6 +19,7 @@
 const CACHE = 'flamedrop-v1';
 const FIXED = ['./', './boot.js', './worker-loader.js', './worker.js', './worker_bg.wasm', './icons/flamedrop.svg',
   './fonts/DejaVuSans.ttf', './fonts/DejaVuSansMono.ttf'];
+const OPTIONAL = ['./worker-shared.js', './shared/flamedrop.js', './shared/flamedrop_bg.wasm'];
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
 const scoped = (relative) => new URL(relative, self.registration.scope).href;
@@ -44,6 +45,8 @@ self.addEventListener('install', (event) => {
       const rest = new Set([...FIXED.slice(1).map(scoped), ...referencedBy(html)]);
       rest.delete(scoped('./'));
       await cache.addAll([...rest]);
+      // The shared-memory build is absent where only Trunk built the site (trunk serve).
+      await Promise.allSettled(OPTIONAL.map((file) => cache.add(scoped(file))));
       await self.skipWaiting();
     })(),
   );

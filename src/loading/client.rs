@@ -6,21 +6,24 @@
 //! nothing for longer than its allowance, it is terminated and the load fails
 //! with a message naming the file it was reading.
 
+use crate::wire::handover::{Handover, SHARED_MEMORY};
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
+use flamedrop_core::Trace;
 use gloo::timers::callback::Interval;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-/// The worker's start script (`www/worker-loader.js`, copied next to
-/// index.html). A relative URL, so the page works from any sub-path.
-pub const WORKER_URL: &str = "./worker-loader.js";
-
 /// A running decode. Dropping it stops the worker.
 pub struct DecodeJob {
     worker: Worker,
+    /// Where the worker leaves the trace (the shared-memory build only).
+    handover: Option<Arc<Handover>>,
+    /// The watchdog stopped the worker.
+    heartbeat: Rc<Heartbeat>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
     _watchdog: Interval,
@@ -54,7 +57,8 @@ impl DecodeJob {
         allowance_ms: f64,
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
-        let (worker, listening) = super::spare::take(WORKER_URL)?;
+        let (worker, listening) = super::spare::take()?;
+        let handover = SHARED_MEMORY.then(Handover::new);
         let on_event = Rc::new(on_event);
         let heartbeat = Rc::new(Heartbeat {
             last: Cell::new(crate::browser::now()),
@@ -72,6 +76,7 @@ impl DecodeJob {
             parts,
             selection,
             preview,
+            handover: handover.as_ref().map(Handover::share),
         })));
 
         let on_message = {
@@ -118,10 +123,18 @@ impl DecodeJob {
         }
         Ok(DecodeJob {
             worker,
+            handover,
+            heartbeat,
             _on_message: on_message,
             _on_error: on_error,
             _watchdog: watchdog,
         })
+    }
+
+    /// The trace the worker left in shared memory, once it said
+    /// [`WorkerEvent::Left`] (the shared-memory build).
+    pub fn take_left(&self) -> Option<Box<Trace>> {
+        self.handover.as_ref()?.take()
     }
 }
 
@@ -176,13 +189,19 @@ fn watchdog(
 
 /// Keeps two decoding workers started while the page waits for files.
 pub fn start_spares() {
-    super::spare::keep(2, WORKER_URL);
+    super::spare::keep(2);
 }
 
 impl Drop for DecodeJob {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
-        self.worker.terminate();
+        match &self.handover {
+            // A worker of the shared-memory build stops at its next chunk
+            // and closes itself (see `wire::handover`); one the watchdog
+            // stopped is gone already.
+            Some(handover) if !self.heartbeat.fired.get() => handover.cancel(),
+            _ => self.worker.terminate(),
+        }
     }
 }

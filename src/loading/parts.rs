@@ -19,12 +19,22 @@ const SPLIT_FROM_BYTES: f64 = (32u64 << 20) as f64;
 /// Names of archives, which each worker would have to expand on its own.
 const ARCHIVE_ENDINGS: [&str; 4] = [".zip", ".gz", ".tgz", ".tar"];
 
-/// What one worker sent back: the encoded trace and its big columns.
+/// What one worker sent back.
 pub struct Answer {
-    pub trace: js_sys::ArrayBuffer,
-    pub columns: js_sys::Array,
+    pub body: AnswerBody,
     /// The saved screen, when the input was a `.flamedrop` file.
     pub reopened: Option<String>,
+}
+
+/// The trace of an [`Answer`].
+pub enum AnswerBody {
+    /// Copied: the encoded trace and its big columns (`wire::columns`).
+    Copied {
+        trace: js_sys::ArrayBuffer,
+        columns: js_sys::Array,
+    },
+    /// Left in shared memory by the worker and taken over (`wire::handover`).
+    Shared(Box<flamedrop_core::Trace>),
 }
 
 enum Part {
@@ -159,18 +169,23 @@ impl Decoding {
                 phases,
                 reopened,
             } => {
-                if worker_ms >= self.worker_ms {
-                    self.worker_ms = worker_ms;
-                    self.phases = phases;
-                }
-                self.settle(
-                    at,
-                    Part::Answered(Answer {
-                        trace,
-                        columns,
-                        reopened,
-                    }),
-                )
+                self.slowest(worker_ms, phases);
+                let body = AnswerBody::Copied { trace, columns };
+                self.settle(at, Part::Answered(Answer { body, reopened }))
+            }
+            WorkerEvent::Left {
+                worker_ms,
+                phases,
+                reopened,
+            } => {
+                self.slowest(worker_ms, phases);
+                let left = self.jobs.get(at).and_then(|j| j.as_ref()?.take_left());
+                let Some(trace) = left else {
+                    self.jobs.clear();
+                    return Step::Failed("the decoding worker's trace was not found".into());
+                };
+                let body = AnswerBody::Shared(trace);
+                self.settle(at, Part::Answered(Answer { body, reopened }))
             }
             WorkerEvent::Preview { trace } => Step::Preview { part, trace },
             WorkerEvent::NotSplit => self.settle(at, Part::Idle),
@@ -178,6 +193,14 @@ impl Decoding {
                 self.jobs.clear();
                 Step::Failed(message)
             }
+        }
+    }
+
+    /// Keeps the timing of the slowest worker so far.
+    fn slowest(&mut self, worker_ms: f64, phases: Phases) {
+        if worker_ms >= self.worker_ms {
+            self.worker_ms = worker_ms;
+            self.phases = phases;
         }
     }
 

@@ -3,10 +3,21 @@
 //! started while it is idle, so a load begins decoding at once.
 //! [`super::client::DecodeJob`] takes one when it can, or starts a new one.
 
+use crate::wire::handover::SHARED_MEMORY;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// The worker's start script (`www/worker-loader.js`, copied next to
+/// index.html): loads the `worker` binary. A relative URL, so the page
+/// works from any sub-path.
+const WORKER_URL: &str = "./worker-loader.js";
+
+/// The shared-memory build's start script (`www/worker-shared.js`), a module
+/// worker that runs the page's own WebAssembly module on the page's memory,
+/// both sent to it as its first message.
+const SHARED_WORKER_URL: &str = "./worker-shared.js";
 
 /// A started worker waiting for a job.
 struct Spare {
@@ -24,11 +35,11 @@ thread_local! {
 }
 
 /// Starts workers until `count` are waiting.
-pub fn keep(count: usize, url: &str) {
+pub fn keep(count: usize) {
     SPARES.with_borrow_mut(|spares| {
         spares.retain(|s| !s.failed.get());
         while spares.len() < count {
-            match start(url) {
+            match start() {
                 Some(spare) => spares.push(spare),
                 None => break,
             }
@@ -38,7 +49,7 @@ pub fn keep(count: usize, url: &str) {
 
 /// A started worker and whether it is already listening: a waiting one when
 /// there is one, else a new one.
-pub fn take(url: &str) -> Result<(Worker, bool), String> {
+pub fn take() -> Result<(Worker, bool), String> {
     let waiting = SPARES.with_borrow_mut(|spares| {
         while let Some(spare) = spares.pop() {
             if spare.failed.get() {
@@ -55,14 +66,29 @@ pub fn take(url: &str) -> Result<(Worker, bool), String> {
     });
     match waiting {
         Some(found) => Ok(found),
-        None => Worker::new(url)
+        None => new_worker()
             .map(|w| (w, false))
             .map_err(|e| format!("could not start the decoding worker: {e:?}")),
     }
 }
 
-fn start(url: &str) -> Option<Spare> {
-    let worker = Worker::new(url).ok()?;
+/// A new decoding worker of this build.
+fn new_worker() -> Result<Worker, JsValue> {
+    if !SHARED_MEMORY {
+        return Worker::new(WORKER_URL);
+    }
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(SHARED_WORKER_URL, &options)?;
+    let start = js_sys::Object::new();
+    js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
+    js_sys::Reflect::set(&start, &"memory".into(), &wasm_bindgen::memory())?;
+    worker.post_message(&start)?;
+    Ok(worker)
+}
+
+fn start() -> Option<Spare> {
+    let worker = new_worker().ok()?;
     let ready = Rc::new(Cell::new(false));
     let failed = Rc::new(Cell::new(false));
     let on_message = {

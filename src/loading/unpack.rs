@@ -3,17 +3,19 @@
 //! columns are copied into wasm memory in slices (a later part's names
 //! mapped into part 0's string table on the way), and each thread's index is
 //! built in steps, with a pause whenever a slice of work has run for a few
-//! milliseconds ([`Pace`]).
+//! milliseconds ([`Pace`]). In the shared-memory build the parts arrive as
+//! traces the workers left in place (`wire::handover`): nothing is copied,
+//! a later part is merged in one go.
 
 use crate::browser::pace::{yield_to_browser, Pace};
-use crate::loading::parts::Answer;
+use crate::loading::parts::{Answer, AnswerBody};
 use crate::view_model::Loaded;
 use crate::wire::columns;
 use crate::wire::protocol::Phases;
 use flamedrop_core::layout::counter::{CounterIndex, CounterIndexBuilder};
 use flamedrop_core::layout::{IndexBuilder, ThreadIndex};
 use flamedrop_core::model::codec;
-use flamedrop_core::model::merge::move_threads;
+use flamedrop_core::model::merge::{merge_part, move_threads};
 use flamedrop_core::Trace;
 
 const DAMAGED: &str = "the decoding worker sent back a damaged trace";
@@ -43,27 +45,23 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
     let mut reopened = None;
     for answer in answers {
         reopened = reopened.or(answer.reopened);
-        let bytes = js_sys::Uint8Array::new(&answer.trace).to_vec();
-        drop(answer.trace);
-        let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
-        drop(bytes);
-        lap("page codec");
-        pace.tick().await;
-        match whole.as_mut() {
-            None => {
-                columns::attach(&mut part, answer.columns, None, &mut pace).await?;
-                whole = Some(part);
+        match answer.body {
+            AnswerBody::Copied { trace, columns } => {
+                let part = copied_part(trace, columns, whole.as_mut(), &mut pace).await?;
+                lap("page columns");
+                if let Some(part) = part {
+                    whole = Some(part);
+                }
             }
-            Some(whole) => {
-                // The part's names are mapped into the whole trace's string
-                // table as its columns are copied.
-                let into = Some(&mut *whole);
-                columns::attach(&mut part, answer.columns, into, &mut pace).await?;
-                move_threads(whole, part)?;
+            AnswerBody::Shared(part) => {
+                match whole.as_mut() {
+                    None => whole = Some(*part),
+                    Some(whole) => merge_part(whole, *part)?,
+                }
+                lap("page merge");
             }
         }
         pace.tick().await;
-        lap("page columns");
     }
     let mut trace = whole.ok_or(DAMAGED)?;
     crate::view_model::read_events::add_read_counters(&mut trace);
@@ -76,6 +74,34 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         crate::view_model::saved_screen::reopened(&mut loaded, &header)?;
     }
     Ok((loaded, cost))
+}
+
+/// Decodes a copied answer and copies its columns in: the trace when it is
+/// the first part, else `None` once it is merged into `whole`.
+async fn copied_part(
+    trace: js_sys::ArrayBuffer,
+    columns: js_sys::Array,
+    whole: Option<&mut Trace>,
+    pace: &mut Pace,
+) -> Result<Option<Trace>, String> {
+    let bytes = js_sys::Uint8Array::new(&trace).to_vec();
+    drop(trace);
+    let mut part = codec::decode(&bytes).ok_or(DAMAGED)?;
+    drop(bytes);
+    pace.tick().await;
+    match whole {
+        None => {
+            columns::attach(&mut part, columns, None, pace).await?;
+            Ok(Some(part))
+        }
+        Some(whole) => {
+            // The part's names are mapped into the whole trace's string
+            // table as its columns are copied.
+            columns::attach(&mut part, columns, Some(&mut *whole), pace).await?;
+            move_threads(whole, part)?;
+            Ok(None)
+        }
+    }
 }
 
 /// Each thread's rows and each counter's index (built here, where pauses

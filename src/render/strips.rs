@@ -9,7 +9,7 @@
 //! rectangles the row holds.
 
 #[cfg(target_arch = "wasm32")]
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::{Clamped, JsCast, JsValue};
 #[cfg(target_arch = "wasm32")]
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
@@ -91,8 +91,7 @@ impl RowStrips {
             canvas.set_width(canvas.width().max(w));
             canvas.set_height(canvas.height().max(h));
         }
-        let Ok(data) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&self.pixels), w, h)
-        else {
+        let Ok(data) = image_data(&self.pixels, w, h) else {
             return;
         };
         let _ = g.put_image_data(&data, 0.0, 0.0);
@@ -126,6 +125,19 @@ impl RowStrips {
             self.image = Some((canvas, g));
         }
         self.image.clone()
+    }
+}
+
+/// `pixels` as an `ImageData`. The browser refuses one that views shared
+/// memory, so the shared-memory build copies the pixels out first.
+#[cfg(target_arch = "wasm32")]
+fn image_data(pixels: &[u8], w: u32, h: u32) -> Result<ImageData, JsValue> {
+    if crate::wire::handover::SHARED_MEMORY {
+        let copy = js_sys::Uint8ClampedArray::new_with_length(pixels.len() as u32);
+        copy.copy_from(pixels);
+        ImageData::new_with_js_u8_clamped_array_and_sh(&copy, w, h)
+    } else {
+        ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), w, h)
     }
 }
 

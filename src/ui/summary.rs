@@ -42,6 +42,8 @@ pub fn summary(props: &Props) -> Html {
                 <dt>{ "calls" }</dt><dd>{ loaded.span_count() }</dd>
                 // Cross-origin isolated: shared memory is possible (see browser::isolation).
                 <dt>{ "isolated" }</dt><dd id="isolated">{ crate::browser::isolation::isolated_label() }</dd>
+                // Whether the workers' model is shared with the page or was copied (wire::handover).
+                <dt>{ "model" }</dt><dd id="model-handoff">{ model_label() }</dd>
             </dl>
             // A part chosen in the "too big" dialog: said first, not only among the metadata.
             if let Some((_, part)) = trace.metadata.iter().find(|(k, _)| k == "loaded part only") {
@@ -102,5 +104,15 @@ fn severity_label(s: Severity) -> &'static str {
         Severity::Info => "info",
         Severity::DataLoss => "data loss",
         Severity::Error => "error",
+    }
+}
+
+/// How the decoded model reached the page: shared with the workers in the
+/// shared-memory build (`wire::handover`), else copied from them.
+fn model_label() -> &'static str {
+    if crate::wire::handover::SHARED_MEMORY {
+        "shared with the workers"
+    } else {
+        "copied from the workers"
     }
 }

@@ -1,7 +1,11 @@
 //! What the page and the decoding worker say to each other, shared by both
 //! sides: the messages ([`protocol`]) and the trace's big columns as
 //! transferred typed arrays ([`columns`]: `detach` in the worker, `attach`
-//! on the page).
+//! on the page), or, in the shared-memory build, the whole trace left in
+//! memory the page shares ([`handover`]).
 
+#[cfg(target_arch = "wasm32")]
 pub mod columns;
+pub mod handover;
+#[cfg(target_arch = "wasm32")]
 pub mod protocol;

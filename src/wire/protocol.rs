@@ -39,6 +39,10 @@ pub struct DecodeRequest {
     /// Post a [`WorkerEvent::Preview`] now and then while decoding.
     #[serde(default)]
     pub preview: bool,
+    /// In the shared-memory build: the address of the job's
+    /// `super::handover::Handover`, where the worker leaves the trace.
+    #[serde(default)]
+    pub handover: Option<usize>,
 }
 
 /// Worker → page.
@@ -71,6 +75,14 @@ pub enum WorkerEvent {
         phases: Phases,
         /// The screen a reopened `.flamedrop` file was saved on (its
         /// header as JSON, `flamedrop_core::saved::Header`).
+        #[serde(default)]
+        reopened: Option<String>,
+    },
+    /// The shared-memory build's answer: the trace was left in the job's
+    /// `super::handover::Handover`, not copied.
+    Left {
+        worker_ms: f64,
+        phases: Phases,
         #[serde(default)]
         reopened: Option<String>,
     },

@@ -7,7 +7,8 @@
 //! first bytes, open the matching decoder, feed it the planned files in
 //! `Blob.slice` chunks while reporting progress, then hand the trace to the
 //! page: its big columns as transferred typed arrays (`wire::columns`), the rest
-//! encoded by `model::codec`.
+//! encoded by `model::codec`; or, in the shared-memory build, left in place
+//! for the page to take over (`wire::handover`).
 
 pub mod archives;
 pub mod preview;
@@ -15,6 +16,7 @@ pub mod reader;
 pub mod saved;
 
 use crate::wire::columns;
+use crate::wire::handover::{Handover, SHARED_MEMORY};
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use flamedrop_core::input::{open_decoder, Decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
@@ -51,11 +53,18 @@ pub fn start() {
 async fn handle(data: JsValue) {
     let started = now();
     let mut clock = Clock::new();
-    let outcome = match from_js::<DecodeRequest>(data) {
+    let request = from_js::<DecodeRequest>(data);
+    // SAFETY: only the shared-memory build's page sends an address, made by
+    // `Handover::share` for this one job.
+    let handover = match &request {
+        Ok(r) if SHARED_MEMORY => r.handover.map(|a| unsafe { Handover::adopt(a) }),
+        _ => None,
+    };
+    let outcome = match request {
         // A `.flamedrop` file holds a decoded trace and the screen it was on.
         Ok(request) => match saved::reopen(&request).await {
             Some(reopened) => reopened.map(|r| r.map(|(trace, screen)| (trace, Some(screen)))),
-            None => decode(request, &mut clock, started)
+            None => decode(request, handover.as_deref(), &mut clock, started)
                 .await
                 .map(|t| t.map(|trace| (trace, None))),
         },
@@ -63,28 +72,56 @@ async fn handle(data: JsValue) {
     };
     match outcome {
         Ok(None) => post(&WorkerEvent::NotSplit),
-        Ok(Some((mut trace, reopened))) => {
-            let columns = columns::detach(&mut trace);
-            clock.lap("worker columns");
-            let bytes = codec::encode(&trace);
-            drop(trace);
-            let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
-            array.copy_from(&bytes);
-            drop(bytes);
-            clock.lap("worker encode");
-            let buffer = array.buffer();
-            let transfer = columns::buffers(&columns);
-            transfer.push(&buffer);
-            let event = WorkerEvent::Done {
-                trace: buffer,
-                columns,
-                worker_ms: now() - started,
-                phases: clock.phases,
-                reopened,
-            };
-            post_transfer(&event, &transfer);
-        }
+        Ok(Some((trace, reopened))) => match &handover {
+            Some(handover) => {
+                handover.leave(trace);
+                post(&WorkerEvent::Left {
+                    worker_ms: now() - started,
+                    phases: clock.phases,
+                    reopened,
+                });
+            }
+            None => hand_over_copied(trace, clock, started, reopened),
+        },
         Err(message) => post(&WorkerEvent::Failed { message }),
+    }
+    drop(handover);
+    if SHARED_MEMORY {
+        close_when_done();
+    }
+}
+
+/// Hands the trace to the page as a copy: its big columns as transferred
+/// typed arrays, the rest encoded by `model::codec`.
+fn hand_over_copied(mut trace: Trace, mut clock: Clock, started: f64, reopened: Option<String>) {
+    let columns = columns::detach(&mut trace);
+    clock.lap("worker columns");
+    let bytes = codec::encode(&trace);
+    drop(trace);
+    let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
+    array.copy_from(&bytes);
+    drop(bytes);
+    clock.lap("worker encode");
+    let buffer = array.buffer();
+    let transfer = columns::buffers(&columns);
+    transfer.push(&buffer);
+    let event = WorkerEvent::Done {
+        trace: buffer,
+        columns,
+        worker_ms: now() - started,
+        phases: clock.phases,
+        reopened,
+    };
+    post_transfer(&event, &transfer);
+}
+
+/// A worker of the shared-memory build ends itself once its job is over
+/// (see `wire::handover` for why the page does not): `www/worker-shared.js`
+/// frees its stack and closes it after this call has returned.
+fn close_when_done() {
+    let done = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("flamedropWorkerDone"));
+    if let Ok(done) = done.and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = done.call0(&JsValue::UNDEFINED);
     }
 }
 
@@ -92,6 +129,7 @@ async fn handle(data: JsValue) {
 /// nothing when this part has nothing to do, or a message for people.
 async fn decode(
     request: DecodeRequest,
+    handover: Option<&Handover>,
     clock: &mut Clock,
     started: f64,
 ) -> Result<Option<Trace>, String> {
@@ -122,7 +160,8 @@ async fn decode(
         }
     }
     let mut previews = preview::Previews::new(request.preview, started);
-    let (read, total) = feed(decoder.as_mut(), &files, clock, &mut previews).await?;
+    let cancelled = || handover.is_some_and(Handover::cancelled);
+    let (read, total) = feed(decoder.as_mut(), &files, clock, &mut previews, &cancelled).await?;
     post(&WorkerEvent::Progress {
         read,
         total,
@@ -175,6 +214,7 @@ async fn feed(
     files: &[InputFile],
     clock: &mut Clock,
     previews: &mut preview::Previews,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<(f64, f64), String> {
     let plan = decoder.plan();
     let total: f64 = plan
@@ -214,6 +254,9 @@ async fn feed(
             reading_ms += fed - at;
             if !more {
                 break;
+            }
+            if cancelled() {
+                return Err("cancelled".to_owned());
             }
             decoder.feed(&chunk);
             feeding_ms += now() - fed;

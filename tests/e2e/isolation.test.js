@@ -27,7 +27,16 @@ async function isolationOf(page) {
     why: document.documentElement.dataset.isolation,
     summary: document.querySelector('#summary #isolated')?.textContent ?? null,
     controlled: Boolean(navigator.serviceWorker?.controller),
+    model: document.documentElement.dataset.model,
+    modelSummary: document.querySelector('#summary #model-handoff')?.textContent ?? null,
   }));
+}
+
+/** The named phases of the last load: where the trace was copied, or taken over in place. */
+async function handOffPhases(page) {
+  const { phases } = await page.evaluate(() => window.flamedrop.timings());
+  const names = phases.map(([name]) => name);
+  return ['worker columns', 'page columns', 'page merge'].filter((name) => names.includes(name));
 }
 
 /** `self.crossOriginIsolated` in every worker the page started (the decoding workers). */
@@ -54,8 +63,12 @@ for (const where of ['/', SUBPATH]) {
           why: 'yes',
           summary: 'yes',
           controlled: true,
+          model: 'shared',
+          modelSummary: 'shared with the workers',
         });
         assert.deepEqual(await workersIsolated(page), page.workers().map(() => true), 'a decoding worker is not isolated');
+        // The shared-memory build: the worker left the trace in place, nothing was copied.
+        assert.deepEqual(await handOffPhases(page), ['page merge']);
         // Everything the page needs (app and worker wasm, demo, fonts, icon) loaded under COEP:
         // withPage fails on any HTTP error or console error, and the chart is drawn.
         await assertDrawn(page, await pageReport(page));
@@ -87,9 +100,12 @@ test('service workers blocked: no reload, not isolated, a dropped folder still l
         why: 'no: no service worker',
         summary: 'no',
         controlled: false,
+        model: 'copied',
+        modelSummary: 'copied from the workers',
       });
       assert.deepEqual(await pageReport(page), expected, 'report() differs from the CLI');
       await assertDrawn(page, expected);
+      assert.deepEqual(await handOffPhases(page), ['worker columns', 'page columns'], 'the copying build');
     },
     { serviceWorkers: 'block' },
   ));
