@@ -2,6 +2,8 @@
 
 pub mod isolation;
 pub mod pace;
+#[cfg(target_feature = "atomics")]
+pub mod shared_allocator;
 
 use wasm_bindgen::{JsCast, JsValue};
 
