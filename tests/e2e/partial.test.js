@@ -120,7 +120,7 @@ test('between two pictures nothing on the page changes: the chart is not painted
         return true;
       });
       if (!marked) break;
-      await page.waitForTimeout(100);
+      await page.waitForTimeout(60);
       const stillMarked = await page.evaluate(() => {
         const c = document.querySelector('canvas#flamechart');
         if (!c) return null;
@@ -150,7 +150,7 @@ test('between two pictures nothing on the page changes: the chart is not painted
     const draws = (await page.evaluate(() => window.flamedrop.timings())).partial_draws_ms;
     const gaps = draws.slice(1).map((at, i) => at - draws[i]);
     t.diagnostic(`${draws.length} pictures, gaps between them: ${gaps.map(Math.round).join(', ')} ms`);
-    // The page takes in a new picture at most every 200 ms (two workers post every 200 ms each):
+    // The page takes in a new picture at most every 200 ms (two workers post every 250 ms each):
     // no more pictures than that over the time they were drawn (a paint delayed by a busy frame
     // can come closer to the next one, so single gaps are not checked).
     const span = draws[draws.length - 1] - draws[0];
