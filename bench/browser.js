@@ -401,10 +401,32 @@ function partialGap(r) {
   return Math.max(...times.slice(1).map((t, i) => t - times[i]));
 }
 
-/** With --alternate: the medians of the loads with and without the extra query. */
+/** The longest time between two partial pictures (the last one → the full chart left out). */
+function pictureGap(r) {
+  const times = r.partial_draws_ms;
+  if (times.length < 2) return NaN;
+  return Math.max(...times.slice(1).map((t, i) => t - times[i]));
+}
+
+/** The time from the last partial picture to the full chart. */
+function lastPictureGap(r) {
+  const times = r.partial_draws_ms;
+  return times.length ? r.first_draw_ms - times[times.length - 1] : NaN;
+}
+
+/** With --alternate: the medians of the loads with and without the extra query (pictures drawn,
+ * the longest gap between two, the last one → the full chart, the longest main-thread task and the
+ * number of tasks over 50 ms). */
 function alternateTable(query, runs, alt) {
-  const row = (label, rs) => `| ${label} | ${ms(median(rs.map((r) => r.first_draw_ms)))} (${rs.map((r) => ms(r.first_draw_ms)).join(', ')}) | ${ms(median(rs.map((r) => r.first_partial_ms ?? NaN)))} | ${ms(median(rs.map((r) => r.worker_ms)))} |`;
-  return ['| loads | first full chart (median, runs) | first partial picture | worker |', '|---|---|---|---|', row('as given', runs), row(`with ?${query}`, alt)].join('\n');
+  const longest = (r) => Math.max(0, ...r.longtasks);
+  const row = (label, rs) =>
+    `| ${label} | ${ms(median(rs.map((r) => r.first_draw_ms)))} (${rs.map((r) => ms(r.first_draw_ms)).join(', ')}) | ${ms(median(rs.map((r) => r.first_partial_ms ?? NaN)))} | ${median(rs.map((r) => r.partial_draws_ms.length))} / ${ms(median(rs.map(pictureGap)))} / ${ms(median(rs.map(lastPictureGap)))} | ${ms(median(rs.map((r) => r.worker_ms)))} | ${ms(median(rs.map(longest)))} (${rs.map((r) => r.longtasks.filter((t) => t > 50).length).join(', ')}) |`;
+  return [
+    '| loads | first full chart (median, runs) | first partial picture | pictures / longest gap between two / last → full chart | worker | longest task (tasks over 50 ms per run) |',
+    '|---|---|---|---|---|---|',
+    row('as given', runs),
+    row(`with ?${query}`, alt),
+  ].join('\n');
 }
 
 /** One row per phase the page reports (`timings().phases`: the slowest worker's, then the page's), median over runs. */

@@ -52,12 +52,17 @@ async function waitForPartial(page) {
   assert.deepEqual(state, { state: 'loading', partial: 'yes' }, 'no partial picture was shown before the end of the load');
 }
 
+/** Opens the big input on an empty page and waits for its first partial picture. */
+async function startBigLoad(page, base) {
+  const dir = bigInput();
+  await openEmpty(page, base);
+  await page.setInputFiles('#open-folder', dir);
+  await waitForPartial(page);
+}
+
 test('a big input shows a partial timeline, marked as loading, before the whole trace', (t) =>
   withPage(t, async ({ page, base }) => {
-    const dir = bigInput();
-    await openEmpty(page, base);
-    await page.setInputFiles('#open-folder', dir);
-    await waitForPartial(page);
+    await startBigLoad(page, base);
     await page.waitForFunction(() => window.flamedrop.timings().first_partial_ms != null, null, { timeout: 30_000, polling: 20 });
     const mark = await page.textContent('#partial-mark');
     assert.match(mark, /Loading — partial/);
@@ -81,12 +86,80 @@ test('a big input shows a partial timeline, marked as loading, before the whole 
     t.diagnostic(`first partial ${Math.round(timings.first_partial_ms)} ms, ${timings.partial_draws_ms.length} pictures, full chart ${Math.round(timings.first_draw_ms)} ms, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   }));
 
+/** The number of the picture on screen (0, 1, …) and the progress bar's value and maximum. */
+async function pictureAndProgress(page) {
+  return page.evaluate(() => ({
+    number: document.querySelector('section.partial')?.dataset.partial ?? null,
+    read: Number(document.querySelector('section.partial #progress')?.getAttribute('value') ?? NaN),
+    max: Number(document.querySelector('section.partial #progress')?.getAttribute('max') ?? NaN),
+  }));
+}
+
+test('between two pictures nothing on the page changes: the chart is not painted again; at most one picture per 200 ms', (t) =>
+  withPage(t, async ({ page, base }) => {
+    await startBigLoad(page, base);
+    // A mark in the chart's corner is erased by any paint (every frame fills the background):
+    // while the same picture stays, it must stay, and so must the bytes read on the bar (they
+    // move with the pictures), although the workers report progress every 8 MB.
+    let checked = 0;
+    const skipped = [];
+    for (let attempt = 0; attempt < 40 && checked < 3; attempt++) {
+      const before = await pictureAndProgress(page);
+      if (before.number === null) break; // the whole trace came
+      // Two frames, so that the paint of the picture just taken in is done.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const marked = await page.evaluate(() => {
+        const c = document.querySelector('canvas#flamechart');
+        if (!c) return false;
+        const g = c.getContext('2d');
+        g.save();
+        g.setTransform(1, 0, 0, 1, 0, 0);
+        g.fillStyle = 'rgb(255, 0, 255)';
+        g.fillRect(0, 0, 3, 3);
+        g.restore();
+        return true;
+      });
+      if (!marked) break;
+      await page.waitForTimeout(60);
+      const stillMarked = await page.evaluate(() => {
+        const c = document.querySelector('canvas#flamechart');
+        if (!c) return null;
+        const copy = document.createElement('canvas');
+        copy.width = 1;
+        copy.height = 1;
+        const g = copy.getContext('2d', { willReadFrequently: true });
+        g.drawImage(c, 0, 0, 1, 1, 0, 0, 1, 1);
+        const [r, gr, b] = g.getImageData(0, 0, 1, 1).data;
+        return r === 255 && gr === 0 && b === 255;
+      });
+      const now = await pictureAndProgress(page);
+      // Only a check where the same picture stayed all along counts.
+      if (stillMarked === null || now.number !== before.number || now.read >= now.max) {
+        skipped.push(`${before.number}→${now.number} ${now.read}/${now.max} ${stillMarked}`);
+        continue;
+      }
+      const later = await page.evaluate(() => document.querySelector('section.partial')?.dataset.partial ?? null);
+      if (later !== before.number) continue;
+      assert.ok(stillMarked, `the chart of picture ${before.number} was painted again while it stayed`);
+      assert.equal(now.read, before.read, `the bar moved from ${before.read} to ${now.read} bytes between two pictures`);
+      checked++;
+    }
+    t.diagnostic(`moments between two pictures checked: ${checked}; skipped: ${skipped.join('; ')}`);
+    assert.ok(checked >= 1, 'no moment between two pictures was seen');
+    await waitForState(page, 'ready', 120_000);
+    const draws = (await page.evaluate(() => window.flamedrop.timings())).partial_draws_ms;
+    const gaps = draws.slice(1).map((at, i) => at - draws[i]);
+    t.diagnostic(`${draws.length} pictures, gaps between them: ${gaps.map(Math.round).join(', ')} ms`);
+    // The page takes in a new picture at most every 200 ms (two workers post every 250 ms each):
+    // no more pictures than that over the time they were drawn (a paint delayed by a busy frame
+    // can come closer to the next one, so single gaps are not checked).
+    const span = draws[draws.length - 1] - draws[0];
+    assert.ok(draws.length <= Math.floor(span / 200) + 2, `${draws.length} pictures in ${Math.round(span)} ms: more than one per 200 ms`);
+  }));
+
 test('Cancel during the partial phase goes back to the start page for good', (t) =>
   withPage(t, async ({ page, base }) => {
-    const dir = bigInput();
-    await openEmpty(page, base);
-    await page.setInputFiles('#open-folder', dir);
-    await waitForPartial(page);
+    await startBigLoad(page, base);
     await page.click('#cancel');
     await page.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 5_000, polling: 20 });
     assert.equal(await page.evaluate(() => document.body.dataset.partial), 'no');

@@ -238,10 +238,23 @@ fn dash(segments: &[f64]) -> JsValue {
         .into()
 }
 
+thread_local! {
+    /// Did [`warm_text`] run (after the page loaded the chart's fonts)?
+    static TEXT_WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True once [`warm_text`] drew with the chart's fonts, which the page had
+/// loaded first: a chart then need not ask `document.fonts.check`, which
+/// took 100–140 ms in the first partial picture's task of a big load.
+pub fn text_warmed() -> bool {
+    TEXT_WARMED.with(std::cell::Cell::get)
+}
+
 /// Draws a line of text in the chart's two fonts on a small offscreen
 /// canvas. The first text a page draws at a font and size sets up that font
 /// for canvases (20–25 ms on a loaded machine, seen in the first frame of a
 /// big trace); done while the page is idle, the first frame does not pay it.
+/// Called once the fonts loaded.
 pub fn warm_text() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
@@ -265,4 +278,5 @@ pub fn warm_text() {
         let _ = ctx.measure_text(sample);
         let _ = ctx.fill_text(sample, 0.0, 12.0);
     }
+    TEXT_WARMED.with(|w| w.set(true));
 }

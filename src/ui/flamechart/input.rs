@@ -30,8 +30,12 @@ impl FlameChart {
         let fonts = [format!("11px '{family}'"), format!("600 11px '{family}'")];
         // Usually the page's own text has loaded the font already: then
         // the first frame measures with it, and a second full paint
-        // (every label measured again) right after it is not needed.
-        if !fonts.iter().all(|spec| crate::browser::font_ready(spec)) {
+        // (every label measured again) right after it is not needed. When
+        // the page warmed the canvas text with the loaded fonts, they are
+        // ready without asking (the check itself can take 100 ms).
+        let ready = crate::render::paint::text_warmed()
+            || fonts.iter().all(|spec| crate::browser::font_ready(spec));
+        if !ready {
             let link = ctx.link().clone();
             wasm_bindgen_futures::spawn_local(async move {
                 for spec in &fonts {
