@@ -173,7 +173,16 @@ mod tests {
         }
         assert_eq!(pushed, extended);
         assert!(extended.is_consistent());
-        assert_eq!(extended.owner, vec![0, 1, 2, 3, 4, 5]);
+        // An index rebuilt from the columns (no remembered lookups, lists in
+        // node order) finds the same nodes.
+        let mut rebuilt = extended.clone();
+        rebuilt.shapes.forget_index();
+        for (owner, fields) in (6..14).zip(shapes.iter().cycle()) {
+            extended.extend(owner, fields);
+            rebuilt.extend(owner, fields);
+        }
+        assert_eq!(rebuilt, extended);
+        assert_eq!(extended.owner, (0..14).collect::<Vec<u32>>());
         let values: Vec<String> = extended
             .fields_of(0, &strings)
             .into_iter()
