@@ -350,9 +350,7 @@ impl TraceBuilder {
         let index = thread.instants.time.len() as u32;
         thread.instants.time.push(time);
         thread.instants.name.push(name);
-        for &(key, value) in fields {
-            thread.instants.details.push(index, key, value);
-        }
+        thread.instants.details.extend(index, fields);
     }
 
     /// Records a problem. Repeats of the same `kind` in the same `file` are

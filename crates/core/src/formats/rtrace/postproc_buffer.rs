@@ -37,6 +37,9 @@ pub struct PostprocBuffer {
     past_heap_info: Option<[u8; 8]>,
     /// Which bytes of `buffer` are known (all, unless mid-stream).
     known: Vec<bool>,
+    /// Every byte is known (a replay from the file's start, until its part
+    /// ends): `known` is then all true and not kept up per read.
+    all_known: bool,
     /// The 8 bytes of `past_heap_info` were all known.
     past_known: bool,
     /// Bytes the next read takes (a part's first read ends where the whole
@@ -67,6 +70,7 @@ impl Default for PostprocBuffer {
             stopped: false,
             past_heap_info: None,
             known: vec![true; 2 * BUFFER_SIZE],
+            all_known: true,
             past_known: true,
             next_read: BUFFER_SIZE - 1,
             first_of_part: false,
@@ -84,6 +88,7 @@ impl PostprocBuffer {
         PostprocBuffer {
             started: true,
             known: vec![false; 2 * BUFFER_SIZE],
+            all_known: false,
             next_read: if into == 0 { 0 } else { (step - into) as usize },
             first_of_part: true,
             ..PostprocBuffer::default()
@@ -100,6 +105,7 @@ impl PostprocBuffer {
             let piece = piece.get(first..).unwrap_or(&[]);
             let from = if self.started { self.kept } else { 1 } + piece.len();
             let from = from.min(self.known.len());
+            self.all_known = false;
             if let Some(after) = self.known.get_mut(from..) {
                 after.fill(false);
             }
@@ -189,8 +195,10 @@ impl PostprocBuffer {
                     return None;
                 }
             }
-            if let Some(known) = self.known.get_mut(self.kept..end) {
-                known.fill(true);
+            if !self.all_known {
+                if let Some(known) = self.known.get_mut(self.kept..end) {
+                    known.fill(true);
+                }
             }
             (0, end)
         } else {
@@ -214,7 +222,9 @@ impl PostprocBuffer {
             return None;
         }
         self.buffer.copy_within(at..at + left, 0);
-        self.known.copy_within(at..at + left, 0);
+        if !self.all_known {
+            self.known.copy_within(at..at + left, 0);
+        }
         self.kept = left;
         Some(left)
     }

@@ -1,6 +1,7 @@
 //! Adding detail fields while a trace is built: appending to an owner's
 //! group or starting one, and putting the groups in owner order at the end.
 
+use super::value::Stored;
 use super::{Details, Value, NO_SHAPE};
 use crate::model::StrId;
 
@@ -20,31 +21,57 @@ impl Details {
     /// by owner when it finishes).
     pub(in crate::model) fn push(&mut self, owner: u32, key: StrId, value: Value) {
         let stored = value.store();
-        let last = self.owner.len().checked_sub(1);
-        let extends = last.filter(|&g| {
-            self.owner[g] == owner && {
-                let end = self.shapes.index().end.get(self.shape[g] as usize).copied();
-                end.and_then(|end| self.first[g].checked_add(end))
-                    == Some(self.payload.len() as u32)
+        let payload_end = self.payload.len() as u32;
+        // The last group grows when it is `owner`'s and its payload ends
+        // where the payload does (its parent shape is then the group's).
+        let extends = match (self.owner.last(), self.shape.last(), self.first.last()) {
+            (Some(&last_owner), Some(&shape), Some(&first)) if last_owner == owner => {
+                let end = self.shapes.index().end.get(shape as usize).copied();
+                (end.and_then(|end| first.checked_add(end)) == Some(payload_end)).then_some(shape)
             }
-        });
-        let parent = extends.map_or(NO_SHAPE, |g| self.shape[g]);
-        let node = self.shapes.child(parent, key, stored.kind, stored.prefix);
-        match extends {
-            Some(g) => self.shape[g] = node,
-            None => {
+            _ => None,
+        };
+        let node = self
+            .shapes
+            .child(extends.unwrap_or(NO_SHAPE), key, stored.kind, stored.prefix);
+        match (extends, self.shape.last_mut()) {
+            (Some(_), Some(last)) => *last = node,
+            _ => {
                 self.owner.push(owner);
                 self.shape.push(node);
-                self.first.push(self.payload.len() as u32);
+                self.first.push(payload_end);
             }
         }
-        self.payload.extend_from_slice(&stored.slots[..stored.len]);
+        self.push_slots(&stored);
     }
 
     /// Appends fields of one owner, in order.
     pub(in crate::model) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
-        for &(key, value) in fields {
-            self.push(owner, key, value);
+        let Some((&(key, value), rest)) = fields.split_first() else {
+            return;
+        };
+        self.push(owner, key, value);
+        // The group the first field went to is now the last one, `owner`'s,
+        // and ends where the payload does: the others join it directly.
+        for &(key, value) in rest {
+            let Some(&parent) = self.shape.last() else {
+                return self.push(owner, key, value);
+            };
+            let stored = value.store();
+            let node = self.shapes.child(parent, key, stored.kind, stored.prefix);
+            if let Some(last) = self.shape.last_mut() {
+                *last = node;
+            }
+            self.push_slots(&stored);
+        }
+    }
+
+    /// Appends the payload slots of one stored value.
+    fn push_slots(&mut self, stored: &Stored) {
+        match stored.len {
+            0 => {}
+            1 => self.payload.push(stored.slots[0]),
+            _ => self.payload.extend_from_slice(&stored.slots),
         }
     }
 
@@ -113,6 +140,59 @@ impl Details {
 mod tests {
     use super::*;
     use crate::model::{Field, StringTable};
+
+    #[test]
+    fn extend_builds_what_pushing_field_by_field_builds() {
+        let mut strings = StringTable::default();
+        let (a, b, c) = (
+            strings.intern("a"),
+            strings.intern("b"),
+            strings.intern("c"),
+        );
+        let shapes: [&[(StrId, Value)]; 4] = [
+            &[
+                (a, Value::Int(1)),
+                (b, Value::Fixed(c)),
+                (c, Value::Hex(u64::MAX)),
+            ],
+            &[(b, Value::Fixed(a)), (a, Value::Int(-1 << 40))],
+            &[(a, Value::Int(2)), (b, Value::Fixed(c)), (c, Value::Hex(7))],
+            &[(b, Value::Fixed(b)), (a, Value::Numbered(c, 3))],
+        ];
+        let (mut pushed, mut extended) = (Details::default(), Details::default());
+        // Owners repeat and shapes alternate, so lookups find nodes further
+        // down their siblings' lists (which then move to the front).
+        for (owner, fields) in [0, 0, 1, 2, 2, 3, 4, 5]
+            .into_iter()
+            .zip(shapes.iter().cycle())
+        {
+            for &(key, value) in *fields {
+                pushed.push(owner, key, value);
+            }
+            extended.extend(owner, fields);
+        }
+        assert_eq!(pushed, extended);
+        assert!(extended.is_consistent());
+        // An index rebuilt from the columns (no remembered lookups, lists in
+        // node order) finds the same nodes.
+        let mut rebuilt = extended.clone();
+        rebuilt.shapes.forget_index();
+        for (owner, fields) in (6..14).zip(shapes.iter().cycle()) {
+            extended.extend(owner, fields);
+            rebuilt.extend(owner, fields);
+        }
+        assert_eq!(rebuilt, extended);
+        assert_eq!(extended.owner, (0..14).collect::<Vec<u32>>());
+        let values: Vec<String> = extended
+            .fields_of(0, &strings)
+            .into_iter()
+            .map(|f| f.value)
+            .collect();
+        assert_eq!(
+            values,
+            vec!["1", "c", "0xffffffffffffffff", "a", "-1099511627776"]
+        );
+    }
 
     #[test]
     fn fields_added_out_of_order_are_grouped_by_owner_in_added_order() {

@@ -119,36 +119,49 @@ impl Shapes {
         out.reverse();
     }
 
-    /// Rebuilds the interning index when the columns were set from outside.
+    /// The interning index, rebuilt first when the columns were set from outside.
+    #[inline]
     pub(super) fn index(&mut self) -> &mut ShapeIndex {
         if self.index.end.len() != self.len() {
-            let mut index = ShapeIndex {
-                end: self.slot_ends(),
-                first_child: vec![NO_SHAPE; self.len()],
-                next_sibling: vec![NO_SHAPE; self.len()],
-                first_root: NO_SHAPE,
-            };
-            for at in (0..self.len()).rev() {
-                let head = match self.parent[at] {
-                    NO_SHAPE => &mut index.first_root,
-                    p => match index.first_child.get_mut(p as usize) {
-                        Some(head) => head,
-                        None => continue,
-                    },
-                };
-                index.next_sibling[at] = *head;
-                *head = at as u32;
-            }
-            self.index = index;
+            self.rebuild_index();
         }
         &mut self.index
     }
 
+    /// Rebuilds the interning index from the columns (rare: after the
+    /// columns were set from outside), kept out of line so that the lookups
+    /// on every field stay small.
+    #[cold]
+    #[inline(never)]
+    fn rebuild_index(&mut self) {
+        let mut index = ShapeIndex {
+            end: self.slot_ends(),
+            first_child: vec![NO_SHAPE; self.len()],
+            next_sibling: vec![NO_SHAPE; self.len()],
+            first_root: NO_SHAPE,
+        };
+        for at in (0..self.len()).rev() {
+            let head = match self.parent[at] {
+                NO_SHAPE => &mut index.first_root,
+                p => match index.first_child.get_mut(p as usize) {
+                    Some(head) => head,
+                    None => continue,
+                },
+            };
+            index.next_sibling[at] = *head;
+            *head = at as u32;
+        }
+        self.index = index;
+    }
+
     /// The node for shape `parent` followed by a field with `key`, `kind`
-    /// and `prefix`, made on first use.
+    /// and `prefix`, made on first use. A child found further down its
+    /// siblings' list moves to its head (the list's order is only the
+    /// index's, not the data's), so the shapes a decoder repeats are found
+    /// at the first or second look.
     pub(super) fn child(&mut self, parent: u32, key: StrId, kind: u8, prefix: StrId) -> u32 {
         let index = self.index();
-        let mut at = match parent {
+        let head = match parent {
             NO_SHAPE => index.first_root,
             p => index
                 .first_child
@@ -156,12 +169,27 @@ impl Shapes {
                 .copied()
                 .unwrap_or(NO_SHAPE),
         };
-        while at != NO_SHAPE {
-            let i = at as usize;
-            if self.key[i] == key && self.kind[i] == kind && self.prefix[i] == prefix {
+        let mut before = NO_SHAPE;
+        let mut at = head;
+        while let (Some(&k), Some(&c), Some(&x)) = (
+            self.key.get(at as usize),
+            self.kind.get(at as usize),
+            self.prefix.get(at as usize),
+        ) {
+            let next = self
+                .index
+                .next_sibling
+                .get(at as usize)
+                .copied()
+                .unwrap_or(NO_SHAPE);
+            if k == key && c == kind && x == prefix {
+                if before != NO_SHAPE {
+                    self.move_to_front(parent, before, at, next);
+                }
                 return at;
             }
-            at = self.index.next_sibling[i];
+            before = at;
+            at = next;
         }
         let node = self.len() as u32;
         let index = &mut self.index;
@@ -184,6 +212,24 @@ impl Shapes {
         self.kind.push(kind);
         self.prefix.push(prefix);
         node
+    }
+
+    /// Unlinks `node` (after `before`, followed by `next`) from the children
+    /// of `parent` and puts it first.
+    fn move_to_front(&mut self, parent: u32, before: u32, node: u32, next: u32) {
+        let index = &mut self.index;
+        let head = match parent {
+            NO_SHAPE => Some(&mut index.first_root),
+            p => index.first_child.get_mut(p as usize),
+        };
+        let Some(head) = head else { return };
+        let old_head = std::mem::replace(head, node);
+        if let Some(link) = index.next_sibling.get_mut(before as usize) {
+            *link = next;
+        }
+        if let Some(link) = index.next_sibling.get_mut(node as usize) {
+            *link = old_head;
+        }
     }
 
     /// Drops the interning index after the keys changed from outside.

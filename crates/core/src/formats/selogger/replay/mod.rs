@@ -26,7 +26,9 @@ pub use split::Split;
 
 use crate::fast_hash::FastMap;
 use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
-use crate::model::{EventLog, Format, Severity, SpanRef, ThreadRef, TimeUnit, TraceBuilder, Value};
+use crate::model::{
+    EventLog, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value,
+};
 use frames::ThreadState;
 use values::{key, Keys, ValueTexts};
 
@@ -78,6 +80,8 @@ pub struct Replay {
     pub log: EventLog,
     /// The threads this part replays, when the input is decoded in parts.
     split: Option<Split>,
+    /// The fields of the span being opened, added in one go (reused).
+    span_fields: Vec<(StrId, Value)>,
 }
 
 impl Replay {
@@ -99,6 +103,7 @@ impl Replay {
             saw_millis: false,
             log: EventLog::default(),
             split,
+            span_fields: Vec::new(),
         }
     }
 
@@ -240,13 +245,14 @@ impl Replay {
             .statics
             .span_statics(&mut self.builder, at.id, at.info)?;
         let span = self.builder.begin(lane, at.event.seq, statics.name, 0);
-        for &(key, value) in &statics.fields {
-            self.builder.detail(lane, span, key, Value::Fixed(value));
-        }
+        let fields = &mut self.span_fields;
+        fields.clear();
+        fields.extend(statics.fields.iter().map(|&(k, v)| (k, Value::Fixed(v))));
         if let Some(line) = statics.line {
             let key = key(&mut self.keys.line, &mut self.builder, "line");
-            self.builder.detail(lane, span, key, Value::Int(line));
+            fields.push((key, Value::Int(line)));
         }
+        self.builder.details(lane, span, fields);
         Some(span)
     }
 }
