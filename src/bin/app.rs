@@ -1,6 +1,6 @@
 //! The page's entry point: mounts the Yew app. In the shared-memory build
 //! (`scripts/build-shared.sh`) the same module is also the decoding
-//! workers' code, entered through [`worker_start`].
+//! workers' code, entered through `worker_start`.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -1,8 +1,9 @@
 //! What the page and the decoding worker say to each other, shared by both
-//! sides: the messages ([`protocol`]) and the trace's big columns as
-//! transferred typed arrays ([`columns`]: `detach` in the worker, `attach`
+//! sides: the messages (`protocol`) and the trace's big columns as
+//! transferred typed arrays (`columns`: `detach` in the worker, `attach`
 //! on the page), or, in the shared-memory build, the whole trace left in
-//! memory the page shares ([`handover`]).
+//! memory the page shares ([`handover`]). Only `handover` builds natively
+//! (it is tested there); the other two are wasm only.
 
 #[cfg(target_arch = "wasm32")]
 pub mod columns;
