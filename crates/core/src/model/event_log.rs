@@ -134,6 +134,17 @@ impl EventLog {
         }
     }
 
+    /// Makes room for `events` more events at once, when their number is
+    /// known before reading (a binary stream's size): grown by doubling, the
+    /// columns would end up to twice their size, and each growth briefly
+    /// holds the old and the new column together. A room the allocator
+    /// refuses is left to ordinary growth.
+    pub fn reserve_exact(&mut self, events: usize) {
+        let _ = self.thread.try_reserve_exact(events);
+        let _ = self.site.try_reserve_exact(events);
+        let _ = self.value.try_reserve_exact(events);
+    }
+
     /// Appends one event.
     pub fn push(&mut self, seq: i64, thread: u32, site: u32, value: i64) {
         let at = self.site.len() as i64;

@@ -219,7 +219,22 @@ impl SeloggerDecoder {
         }
         let statics = Statics::new(methods, data, objects);
         let split = self.part.map(|(part, parts)| Split::new(part, parts));
-        self.replay = Some(Replay::new(statics, Some(builder), split));
+        let mut replay = Replay::new(statics, Some(builder), split);
+        if replay.keeps_whole() {
+            replay.log.reserve_exact(self.binary_records());
+        }
+        self.replay = Some(replay);
+    }
+
+    /// Records in the binary stream files to be read (their sizes are known
+    /// before reading): every one may become an event of the log.
+    fn binary_records(&self) -> usize {
+        self.plan
+            .iter()
+            .filter(|&&i| matches!(self.role(i), Some(Role::Binary(_))))
+            .filter_map(|&i| self.recording.probe(i))
+            .map(|probe| usize::try_from(probe.size).unwrap_or(0) / binary::RECORD_BYTES)
+            .sum()
     }
 
     fn finish_stream(&mut self) {
