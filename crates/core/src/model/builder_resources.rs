@@ -187,6 +187,28 @@ impl TraceBuilder {
         }
     }
 
+    /// Adds a sampled level to a counter track, as [`TraceBuilder::counter_value`]
+    /// does, except that a value equal to the two points before it only
+    /// moves the later one's time: a track holds its value until the next
+    /// point, so each run of one value keeps its first and last sample and
+    /// draws, reads and exports as the same steps. A device state or a
+    /// memory total sampled every few milliseconds is then a few points,
+    /// not one per sample.
+    pub fn counter_level(&mut self, counter: CounterRef, time: i64, value: f64) {
+        let Some(c) = self.trace.counters.get_mut(counter) else {
+            return;
+        };
+        let n = c.value.len();
+        let same = |v: Option<&f64>| v.is_some_and(|v| v.to_bits() == value.to_bits());
+        if n >= 2 && same(c.value.get(n - 1)) && same(c.value.get(n - 2)) {
+            if let Some(last) = c.time.last_mut() {
+                *last = time.max(*last);
+            }
+            return;
+        }
+        self.counter_value(counter, time, value);
+    }
+
     /// Points of counter `counter` so far.
     pub fn counter_len(&self, counter: CounterRef) -> usize {
         self.trace.counters.get(counter).map_or(0, |c| c.time.len())
@@ -264,5 +286,25 @@ mod tests {
         assert_eq!(trace.sample_sets[0].weights, vec![vec![64, 32], vec![1, 0]]);
         assert_eq!(trace.counters[0].time, vec![5, 5]);
         assert_eq!(trace.time_range(), Some((5, 5)));
+    }
+
+    #[test]
+    fn a_sampled_level_keeps_the_first_and_last_sample_of_each_run() {
+        let mut b = TraceBuilder::new(Format::Swap, TimeUnit::Ns);
+        let c = b.counter("wifi", "state", None, None);
+        for (time, value) in [
+            (0, 5.0),
+            (1, 5.0),
+            (2, 5.0),
+            (3, 5.0),
+            (4, 6.0),
+            (5, 6.0),
+            (6, 5.0),
+        ] {
+            b.counter_level(c, time, value);
+        }
+        let trace = b.finish();
+        assert_eq!(trace.counters[0].time, vec![0, 3, 4, 5, 6]);
+        assert_eq!(trace.counters[0].value, vec![5.0, 5.0, 6.0, 6.0, 5.0]);
     }
 }

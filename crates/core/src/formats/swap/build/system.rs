@@ -1,6 +1,7 @@
 //! MSG_SYSTEM → counter tracks: per-core load and frequency, memory, target
 //! process and thread load and memory, other processes' load, disk, network,
-//! device states and energy.
+//! device states and energy. Each is a sampled level: a value that repeats
+//! only stretches the run it continues (`TraceBuilder::counter_level`).
 
 use super::super::messages::{System, SystemProcess};
 use super::{Build, Lane};
@@ -96,10 +97,10 @@ impl Build {
         let frequencies = s.cpu_frequency.iter().take(cpus);
         let loads = s.cpu_load.iter().take(cpus);
         for (&c, &value) in head.iter().zip(frequencies.chain(loads)) {
-            self.b.counter_value(c, time, f64::from(value));
+            self.b.counter_level(c, time, f64::from(value));
         }
         if let Some(&c) = head.get(2 * cpus) {
-            self.b.counter_value(c, time, s.memory_used as f64);
+            self.b.counter_level(c, time, s.memory_used as f64);
         }
         for p in &s.processes {
             self.system_process(p, time);
@@ -114,7 +115,7 @@ impl Build {
                     c
                 }
             };
-            self.b.counter_value(c, time, f64::from(load));
+            self.b.counter_level(c, time, f64::from(load));
         }
         let devices = s.energy_per_device.len();
         let tail_len = DISK.len() + NETWORK.len() + DEVICES.len() + 1 + 2 * devices;
@@ -144,7 +145,7 @@ impl Build {
             .chain(s.energy_per_device.iter().take(devices))
             .chain(s.app_energy_per_device.iter().take(devices));
         for (&c, &value) in tail.iter().zip(fixed.chain(energy)) {
-            self.b.counter_value(c, time, f64::from(value));
+            self.b.counter_level(c, time, f64::from(value));
         }
     }
 
@@ -187,14 +188,14 @@ impl Build {
             return;
         };
         let process = counters.process;
-        self.b.counter_value(counters.load, time, f64::from(p.load));
+        self.b.counter_level(counters.load, time, f64::from(p.load));
         let memory = [p.virtual_bytes, p.resident, p.shared, p.pss, p.total_alloc];
         for (&c, bytes) in counters.memory.iter().zip(memory) {
-            self.b.counter_value(c, time, bytes as f64);
+            self.b.counter_level(c, time, bytes as f64);
         }
         if let (Some(cs), Some((gem, three_d))) = (counters.gem_and_3d, p.gem_and_3d) {
-            self.b.counter_value(cs[0], time, gem as f64);
-            self.b.counter_value(cs[1], time, three_d as f64);
+            self.b.counter_level(cs[0], time, gem as f64);
+            self.b.counter_level(cs[1], time, three_d as f64);
         }
         for &(tid, load) in &p.threads {
             let c = match self.system_counters.threads.get(&(p.pid, tid)) {
@@ -207,7 +208,7 @@ impl Build {
                     c
                 }
             };
-            self.b.counter_value(c, time, f64::from(load));
+            self.b.counter_level(c, time, f64::from(load));
         }
     }
 }
