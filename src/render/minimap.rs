@@ -8,6 +8,7 @@
 //! copies that image and outlines the window on it.
 
 use super::colors::{self, colour_of, Colouring, PALETTE};
+use super::paint::style;
 use crate::timeline::ChartModel;
 use crate::view_model::Loaded;
 use flamedrop_core::layout::{layout_spans, SpanRect, Viewport};
@@ -132,7 +133,7 @@ fn bands(
 ) {
     let theme = colors::theme(dark);
     let width = model.view.width;
-    ctx.set_fill_style_str(theme.ruler);
+    style::fill_style(ctx, theme.ruler);
     ctx.fill_rect(0.0, 0.0, width, MINIMAP_HEIGHT);
     let whole = Viewport::new(0.0, loaded.duration.max(1) as f64, width);
     let lanes = model.lanes.len().max(1) as f64;
@@ -150,11 +151,16 @@ fn bands(
         if y + band > MINIMAP_HEIGHT {
             break;
         }
+        // The colour is set only when it changes (neighbouring calls are
+        // often the same function), each from its JS string made once.
+        let mut slot = None;
         for r in rects.iter() {
             let name = thread.spans.name.get(r.span as usize).copied().unwrap_or(0);
-            ctx.set_fill_style_str(
-                PALETTE[usize::from(colour_of(loaded.trace.str(name), by_group))],
-            );
+            let colour = colour_of(loaded.trace.str(name), by_group);
+            if slot != Some(colour) {
+                slot = Some(colour);
+                style::fill_style(ctx, PALETTE[usize::from(colour) % PALETTE.len()]);
+            }
             ctx.fill_rect(
                 f64::from(r.x),
                 y,

@@ -19,7 +19,7 @@ mod overlays;
 mod ruler;
 mod spans;
 pub use spans::read_strips_query;
-mod style;
+pub(crate) mod style;
 
 use super::colors::{self, Theme, PALETTE};
 use super::fill::{PaletteSlots, BUCKETS};
