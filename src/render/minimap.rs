@@ -40,10 +40,20 @@ struct BandsKey {
 #[derive(Default)]
 pub struct Minimap {
     bands: Option<(BandsKey, HtmlCanvasElement)>,
+    /// The offscreen canvas of bands forgotten, drawn on again for the next
+    /// ones (a new canvas and its context cost the page more than the bands).
+    spare: Option<HtmlCanvasElement>,
     rects: Vec<SpanRect>,
 }
 
 impl Minimap {
+    /// Forgets the bands (another trace is shown), keeping their canvas.
+    pub fn forget_bands(&mut self) {
+        if let Some((_, canvas)) = self.bands.take() {
+            self.spare = Some(canvas);
+        }
+    }
+
     /// Paints the minimap for `model`'s window onto `ctx`, whose canvas is
     /// `size` device px at `dpr` (and already scaled to CSS px).
     pub fn paint(
@@ -111,8 +121,16 @@ impl Minimap {
         loaded: &Loaded,
         model: &ChartModel,
     ) -> Option<HtmlCanvasElement> {
-        let document = web_sys::window()?.document()?;
-        let canvas: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
+        let old = self.bands.take().map(|(_, canvas)| canvas);
+        let canvas: HtmlCanvasElement = match self.spare.take().or(old) {
+            Some(canvas) => canvas,
+            None => {
+                let document = web_sys::window()?.document()?;
+                document.create_element("canvas").ok()?.dyn_into().ok()?
+            }
+        };
+        // Setting the size clears the canvas and its context's state, even
+        // when the size stays.
         canvas.set_width(key.size.0);
         canvas.set_height(key.size.1);
         let g: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;

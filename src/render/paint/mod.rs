@@ -121,6 +121,13 @@ impl Painter {
         })
     }
 
+    /// Drops the widths kept by name id (another trace's string table), and
+    /// keeps those kept by text (the ruler's labels, the lanes' titles, the
+    /// ellipsis), still right at the same fonts.
+    pub fn forget_name_widths(&mut self) {
+        self.widths.iter_mut().for_each(|w| *w = f32::NAN);
+    }
+
     /// Drops the cached text widths (measured with a fallback font before
     /// the web font loaded).
     pub fn forget_text_widths(&mut self) {
