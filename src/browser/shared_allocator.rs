@@ -8,12 +8,15 @@
 //! that lock, so a worker doubling a 100 MB column kept the page spinning
 //! for as long as the copy took (main-thread tasks of 150–350 ms while
 //! loading). Here the lock is held only to take the new block and to give
-//! back the old one.
+//! back the old one. A big zeroed block is cleared outside the lock too: the
+//! system allocator's `calloc` clears every block it hands out while holding
+//! the lock (its blocks never come straight from fresh memory), and clearing
+//! a new column of tens of MB first touches every page of it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-/// Blocks from this size on grow outside the lock: below it a copy is
-/// shorter than taking the lock twice is worth.
+/// Blocks from this size on grow (or are cleared) outside the lock: below
+/// it a copy is shorter than taking the lock twice is worth.
 const COPY_OUTSIDE_FROM: usize = 64 << 10;
 
 /// The allocator of the shared-memory build.
@@ -29,7 +32,15 @@ unsafe impl GlobalAlloc for SharedAllocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        unsafe { System.alloc_zeroed(layout) }
+        if layout.size() < COPY_OUTSIDE_FROM {
+            return unsafe { System.alloc_zeroed(layout) };
+        }
+        let block = unsafe { System.alloc(layout) };
+        if !block.is_null() {
+            // SAFETY: the block is valid for `layout.size()` bytes and ours alone.
+            unsafe { std::ptr::write_bytes(block, 0, layout.size()) };
+        }
+        block
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {

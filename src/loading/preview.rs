@@ -31,7 +31,9 @@ pub fn wanted() -> bool {
 /// New pictures are drawn at most this often: with two workers each
 /// posting every 250 ms, drawing every arrival would paint the chart twice as
 /// often as the pictures change much, on the CPU the workers need. A picture
-/// left undrawn is drawn with the next one that comes after the gap.
+/// left undrawn is drawn when the gap has passed ([`Partial::draw_when_due`]),
+/// or with the next one if that comes first: waiting for the next arrival
+/// made gaps of a whole beat and more.
 const MIN_GAP_MS: f64 = 200.0;
 
 /// What was decoded so far, as the timeline draws it while loading.
@@ -44,6 +46,53 @@ pub struct Partial {
     pub number: u32,
     /// When `loaded` was made (`browser::now`).
     made_at: f64,
+    /// A picture came within [`MIN_GAP_MS`] of the last drawn and is not drawn yet.
+    waiting: bool,
+    /// The timer that draws the waiting picture (dropping it cancels it).
+    due: Option<gloo::timers::callback::Timeout>,
+}
+
+impl Partial {
+    /// Has `draw` run once the picture taken in but not drawn may be drawn
+    /// ([`MIN_GAP_MS`] after the last drawn); nothing when no picture waits
+    /// or a timer is already set. `draw` should bring the waiting picture to
+    /// [`draw_waiting`].
+    pub fn draw_when_due(&mut self, draw: impl FnOnce() + 'static) {
+        if !self.waiting || self.due.is_some() {
+            return;
+        }
+        let wait = self.made_at + MIN_GAP_MS - crate::browser::now();
+        // One millisecond more, so the gap has surely passed when it runs.
+        let wait = wait.clamp(0.0, MIN_GAP_MS) as u32 + 1;
+        self.due = Some(gloo::timers::callback::Timeout::new(wait, draw));
+    }
+}
+
+/// `partial` with its waiting picture drawn (a new `loaded`), once
+/// [`MIN_GAP_MS`] has passed since the last; else `partial` as it was.
+pub fn draw_waiting(partial: Partial, label: &str) -> Partial {
+    let now = crate::browser::now();
+    if !partial.waiting || now - partial.made_at < MIN_GAP_MS {
+        return Partial {
+            due: None,
+            ..partial
+        };
+    }
+    match indexed(&partial.parts, label) {
+        Some(loaded) => Partial {
+            loaded: Rc::new(loaded),
+            number: partial.number + 1,
+            made_at: now,
+            waiting: false,
+            due: None,
+            parts: partial.parts,
+        },
+        None => Partial {
+            waiting: false,
+            due: None,
+            ..partial
+        },
+    }
 }
 
 /// `previous` with worker `part`'s new picture `buffer` taken in
@@ -60,17 +109,19 @@ pub fn take_in(
     let Some(picture) = codec::decode(&bytes) else {
         return previous;
     };
-    let (mut parts, last) = match previous {
+    let (mut parts, last, due) = match previous {
         Some(p) => {
             let Partial {
                 parts,
                 loaded,
                 number,
                 made_at,
+                due,
+                ..
             } = p;
-            (parts, Some((loaded, number, made_at)))
+            (parts, Some((loaded, number, made_at)), due)
         }
-        None => (Vec::new(), None),
+        None => (Vec::new(), None, None),
     };
     let at = part as usize;
     if parts.len() <= at {
@@ -85,15 +136,21 @@ pub fn take_in(
             loaded,
             number,
             made_at,
+            waiting: true,
+            due,
         }),
         last => {
             let number = last.map_or(0, |(_, number, ..)| number + 1);
             let loaded = Rc::new(indexed(&parts, label)?);
+            // A timer set for a picture now drawn is dropped (cancelled) here.
+            drop(due);
             Some(Partial {
                 parts,
                 loaded,
                 number,
                 made_at: now,
+                waiting: false,
+                due: None,
             })
         }
     }

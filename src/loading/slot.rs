@@ -56,6 +56,8 @@ pub enum LoadMsg {
     Unpacked(u32, Result<Rc<Loaded>, String>, LoadCost),
     /// The pre-scan of files held back as too big (`super::prescan`).
     Scanned(u32, Result<Estimate, String>),
+    /// A picture taken in too soon after the last may now be drawn (`super::preview`).
+    DrawPicture(u32),
 }
 
 /// What a message meant for the slot's owner.
@@ -201,10 +203,25 @@ impl LoadSlot {
                 }
             }
             LoadMsg::Scanned(id, estimate) if id == self.load => self.scanned(estimate, limits),
+            LoadMsg::DrawPicture(id) if id == self.load => match self.partial.take() {
+                Some(partial) => {
+                    let number = partial.number;
+                    let partial = super::preview::draw_waiting(partial, &self.label);
+                    let drawn = partial.number != number;
+                    self.partial = Some(partial);
+                    if drawn {
+                        LoadStep::Changed
+                    } else {
+                        LoadStep::Ignored
+                    }
+                }
+                None => LoadStep::Ignored,
+            },
             LoadMsg::Opened(..)
             | LoadMsg::Worker { .. }
             | LoadMsg::Unpacked(..)
-            | LoadMsg::Scanned(..) => LoadStep::Ignored,
+            | LoadMsg::Scanned(..)
+            | LoadMsg::DrawPicture(..) => LoadStep::Ignored,
         }
     }
 
@@ -295,6 +312,10 @@ impl LoadSlot {
             Step::Preview { part, trace } => {
                 let previous = self.partial.take();
                 self.partial = super::preview::take_in(previous, part, &trace, &self.label);
+                if let Some(partial) = &mut self.partial {
+                    let (id, send) = (self.load, send.clone());
+                    partial.draw_when_due(move || send.emit(LoadMsg::DrawPicture(id)));
+                }
                 LoadStep::Changed
             }
             Step::Progress { read, total } => {

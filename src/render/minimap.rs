@@ -8,6 +8,7 @@
 //! copies that image and outlines the window on it.
 
 use super::colors::{self, colour_of, Colouring, PALETTE};
+use super::paint::style;
 use crate::timeline::ChartModel;
 use crate::view_model::Loaded;
 use flamedrop_core::layout::{layout_spans, SpanRect, Viewport};
@@ -39,10 +40,20 @@ struct BandsKey {
 #[derive(Default)]
 pub struct Minimap {
     bands: Option<(BandsKey, HtmlCanvasElement)>,
+    /// The offscreen canvas of bands forgotten, drawn on again for the next
+    /// ones (a new canvas and its context cost the page more than the bands).
+    spare: Option<HtmlCanvasElement>,
     rects: Vec<SpanRect>,
 }
 
 impl Minimap {
+    /// Forgets the bands (another trace is shown), keeping their canvas.
+    pub fn forget_bands(&mut self) {
+        if let Some((_, canvas)) = self.bands.take() {
+            self.spare = Some(canvas);
+        }
+    }
+
     /// Paints the minimap for `model`'s window onto `ctx`, whose canvas is
     /// `size` device px at `dpr` (and already scaled to CSS px).
     pub fn paint(
@@ -110,8 +121,16 @@ impl Minimap {
         loaded: &Loaded,
         model: &ChartModel,
     ) -> Option<HtmlCanvasElement> {
-        let document = web_sys::window()?.document()?;
-        let canvas: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
+        let old = self.bands.take().map(|(_, canvas)| canvas);
+        let canvas: HtmlCanvasElement = match self.spare.take().or(old) {
+            Some(canvas) => canvas,
+            None => {
+                let document = web_sys::window()?.document()?;
+                document.create_element("canvas").ok()?.dyn_into().ok()?
+            }
+        };
+        // Setting the size clears the canvas and its context's state, even
+        // when the size stays.
         canvas.set_width(key.size.0);
         canvas.set_height(key.size.1);
         let g: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
@@ -132,7 +151,7 @@ fn bands(
 ) {
     let theme = colors::theme(dark);
     let width = model.view.width;
-    ctx.set_fill_style_str(theme.ruler);
+    style::fill_style(ctx, theme.ruler);
     ctx.fill_rect(0.0, 0.0, width, MINIMAP_HEIGHT);
     let whole = Viewport::new(0.0, loaded.duration.max(1) as f64, width);
     let lanes = model.lanes.len().max(1) as f64;
@@ -150,11 +169,16 @@ fn bands(
         if y + band > MINIMAP_HEIGHT {
             break;
         }
+        // The colour is set only when it changes (neighbouring calls are
+        // often the same function), each from its JS string made once.
+        let mut slot = None;
         for r in rects.iter() {
             let name = thread.spans.name.get(r.span as usize).copied().unwrap_or(0);
-            ctx.set_fill_style_str(
-                PALETTE[usize::from(colour_of(loaded.trace.str(name), by_group))],
-            );
+            let colour = colour_of(loaded.trace.str(name), by_group);
+            if slot != Some(colour) {
+                slot = Some(colour);
+                style::fill_style(ctx, PALETTE[usize::from(colour) % PALETTE.len()]);
+            }
             ctx.fill_rect(
                 f64::from(r.x),
                 y,

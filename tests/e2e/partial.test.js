@@ -29,10 +29,10 @@ function bigInput() {
   return dir;
 }
 
-/** Canvas pixels of the timeline that differ from its top-left pixel. */
-async function ink(page) {
-  return page.evaluate(() => {
-    const c = document.querySelector('canvas#flamechart');
+/** Canvas pixels of the timeline (or of the canvas `selector`) that differ from its top-left pixel. */
+async function ink(page, selector = 'canvas#flamechart') {
+  return page.evaluate((selector) => {
+    const c = document.querySelector(selector);
     if (!c || !c.width || !c.height) return 0;
     const copy = document.createElement('canvas');
     copy.width = c.width;
@@ -43,7 +43,7 @@ async function ink(page) {
     let n = 0;
     for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
     return n;
-  });
+  }, selector);
 }
 
 async function waitForPartial(page) {
@@ -142,6 +142,10 @@ test('between two pictures nothing on the page changes: the chart is not painted
       if (later !== before.number) continue;
       assert.ok(stillMarked, `the chart of picture ${before.number} was painted again while it stayed`);
       assert.equal(now.read, before.read, `the bar moved from ${before.read} to ${now.read} bytes between two pictures`);
+      // A later picture draws its minimap bands on the canvas the earlier ones used.
+      if (Number(before.number) >= 1 && (await page.$('canvas#minimap:not(.hidden)'))) {
+        assert.ok((await ink(page, 'canvas#minimap')) > 0, `the minimap of picture ${before.number} is blank`);
+      }
       checked++;
     }
     t.diagnostic(`moments between two pictures checked: ${checked}; skipped: ${skipped.join('; ')}`);

@@ -19,7 +19,7 @@ mod overlays;
 mod ruler;
 mod spans;
 pub use spans::read_strips_query;
-mod style;
+pub(crate) mod style;
 
 use super::colors::{self, Theme, PALETTE};
 use super::fill::{PaletteSlots, BUCKETS};
@@ -119,6 +119,13 @@ impl Painter {
             ruler_widths: style::MeasuredWidths::default(),
             header_widths: style::MeasuredWidths::default(),
         })
+    }
+
+    /// Drops the widths kept by name id (another trace's string table), and
+    /// keeps those kept by text (the ruler's labels, the lanes' titles, the
+    /// ellipsis), still right at the same fonts.
+    pub fn forget_name_widths(&mut self) {
+        self.widths.iter_mut().for_each(|w| *w = f32::NAN);
     }
 
     /// Drops the cached text widths (measured with a fallback font before

@@ -319,9 +319,9 @@ impl FlameChart {
         self.all_lanes = Rc::new(lane_keys(&loaded.trace, &self.titles));
         self.model = new_model(loaded);
         self.hover = None;
-        self.minimap_painter = Minimap::default();
+        self.minimap_painter.forget_bands();
         if let Some(painter) = &mut self.painter {
-            painter.forget_text_widths(); // they are kept by name id
+            painter.forget_name_widths(); // the new picture's string ids
         }
         self.arrange(layout);
         self.resize();
