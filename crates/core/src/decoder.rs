@@ -112,6 +112,14 @@ pub trait Decoder {
     fn keep_part(&mut self, _part: usize, _parts: usize) -> bool {
         false
     }
+    /// Whether a second worker decoding part of this input in the page is
+    /// worth starting: false where every part still reads and walks the
+    /// whole input (SELogger's split by threads), which on the two cores
+    /// of the machines we measure on took longer than one part alone.
+    /// [`Decoder::keep_part`] still splits such an input when asked.
+    fn parts_pay_off(&self) -> bool {
+        true
+    }
     /// Restricts the decoder to a time window and / or a set of threads
     /// ([`Selection`]), applied while decoding so that nothing outside is
     /// kept. Returns false, changing nothing, when this format cannot.
