@@ -308,6 +308,7 @@ impl LoadSlot {
                 answers,
                 worker_ms,
                 phases,
+                joined,
             } => {
                 self.job = None; // the workers' memory goes with them
                 if let Some(p) = &mut self.progress {
@@ -316,7 +317,7 @@ impl LoadSlot {
                 let (id, label, send) = (self.load, self.label.clone(), send.clone());
                 let sources = std::mem::take(&mut self.sources);
                 let started = crate::browser::now();
-                let parts = answers.len() as u32;
+                let parts = answers.len() as u32 + joined;
                 wasm_bindgen_futures::spawn_local(async move {
                     let unpacked = unpack(answers, label).await;
                     let unpack_ms = crate::browser::now() - started;
