@@ -7,6 +7,7 @@
 //! with a message naming the file it was reading.
 
 use crate::wire::handover::{Handover, SHARED_MEMORY};
+use crate::wire::join::JoinSlot;
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, WorkerEvent};
 use flamedrop_core::Trace;
 use gloo::timers::callback::Interval;
@@ -24,6 +25,9 @@ pub struct DecodeJob {
     handover: Option<Arc<Handover>>,
     /// The watchdog stopped the worker.
     heartbeat: Rc<Heartbeat>,
+    /// The request until it is sent (its shared addresses are given back
+    /// when it never is).
+    pending: Rc<RefCell<Option<DecodeRequest>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
     _watchdog: Interval,
@@ -44,27 +48,35 @@ struct Heartbeat {
     fired: Cell<bool>,
 }
 
+impl Heartbeat {
+    /// The worker spoke just now (it was started).
+    fn new() -> Rc<Heartbeat> {
+        Rc::new(Heartbeat {
+            last: Cell::new(crate::browser::now()),
+            file: RefCell::new(String::new()),
+            fired: Cell::new(false),
+        })
+    }
+}
+
 impl DecodeJob {
     /// Starts a worker that decodes part `part` of `parts` of `files` (posting
     /// pictures of what it decoded so far when `preview`); every event it sends (except
     /// `Ready`, handled here) goes to `on_event`.
     /// `allowance_ms` is how long the worker may stay silent before the
-    /// watchdog stops it (see [`silence_allowance_ms`]).
+    /// watchdog stops it (see [`silence_allowance_ms`]). `join` is the
+    /// address of the load's `JoinSlot` (shared-memory build, split load).
     pub fn start(
         files: Vec<InputFile>,
         (part, parts, preview): (u32, u32, bool),
         selection: flamedrop_core::input::Selection,
-        allowance_ms: f64,
+        (allowance_ms, join): (f64, Option<usize>),
         on_event: impl Fn(WorkerEvent) + 'static,
     ) -> Result<DecodeJob, String> {
         let (worker, listening) = super::spare::take()?;
         let handover = SHARED_MEMORY.then(Handover::new);
         let on_event = Rc::new(on_event);
-        let heartbeat = Rc::new(Heartbeat {
-            last: Cell::new(crate::browser::now()),
-            file: RefCell::new(String::new()),
-            fired: Cell::new(false),
-        });
+        let heartbeat = Heartbeat::new();
         let opened = match files.as_slice() {
             [one] => one.path.clone(),
             all => format!("{} files", all.len()),
@@ -77,6 +89,7 @@ impl DecodeJob {
             selection,
             preview,
             handover: handover.as_ref().map(Handover::share),
+            join,
         })));
 
         let on_message = {
@@ -125,6 +138,7 @@ impl DecodeJob {
             worker,
             handover,
             heartbeat,
+            pending,
             _on_message: on_message,
             _on_error: on_error,
             _watchdog: watchdog,
@@ -196,6 +210,14 @@ impl Drop for DecodeJob {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
+        if let Some(unsent) = self.pending.borrow_mut().take() {
+            // SAFETY: the addresses were shared for this request, which no
+            // worker adopted: their counts come back here, once.
+            unsafe {
+                drop(unsent.handover.map(|a| Handover::adopt(a)));
+                drop(unsent.join.map(|a| JoinSlot::adopt(a)));
+            }
+        }
         match &self.handover {
             // A worker of the shared-memory build stops at its next chunk
             // and closes itself (see `wire::handover`); one the watchdog

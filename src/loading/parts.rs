@@ -6,9 +6,15 @@
 //! the parts' answers once every worker is done.
 //! A SWAP stream is split too, by kind of data: part 0 makes its counters,
 //! samples and tables, part 1 its threads' spans and markers.
+//! An sp-rtrace file is split by byte range in the shared-memory build: the
+//! two workers meet in a `wire::join::JoinSlot` made here, part 1 leaves its
+//! decoder's hand-over there and part 0 joins it before building the one
+//! trace (`worker::join`); the copying build decodes it in one worker.
 
 use super::client::DecodeJob;
 use crate::browser::query_param;
+use crate::wire::handover::SHARED_MEMORY;
+use crate::wire::join::JoinSlot;
 use crate::wire::protocol::{InputFile, Phases, WorkerEvent};
 use std::rc::Rc;
 
@@ -43,6 +49,11 @@ enum Part {
         total: f64,
     },
     Answered(Answer),
+    /// It left its part to be joined by part 0; its bytes still count.
+    HandedOver {
+        read: f64,
+        total: f64,
+    },
     /// It had nothing to do (the input could not be split).
     Idle,
 }
@@ -60,6 +71,8 @@ pub enum Step {
         worker_ms: f64,
         /// Where the slowest worker's time went.
         phases: Phases,
+        /// Parts joined into an answer by its worker (`wire::join`).
+        joined: u32,
     },
     Failed(String),
     /// Nothing to show yet.
@@ -77,6 +90,7 @@ pub struct Decoding {
     parts: Vec<Part>,
     worker_ms: f64,
     phases: Phases,
+    joined: u32,
 }
 
 /// The number of workers `?workers=N` asks for (1 or 2), read when the page
@@ -123,13 +137,15 @@ impl Decoding {
     ) -> Result<Decoding, String> {
         let on_event = Rc::new(on_event);
         let mut jobs = Vec::with_capacity(parts as usize);
+        // Each worker holds the slot; the last one done frees it.
+        let join = (SHARED_MEMORY && parts > 1).then(JoinSlot::new);
         for part in 0..parts {
             let on_event = on_event.clone();
             let job = DecodeJob::start(
                 files.clone(),
                 (part, parts, preview),
                 selection.clone(),
-                allowance_ms,
+                (allowance_ms, join.as_ref().map(JoinSlot::share)),
                 move |e| on_event(part, e),
             )?;
             jobs.push(Some(job));
@@ -144,6 +160,7 @@ impl Decoding {
                 .collect(),
             worker_ms: 0.0,
             phases: Phases::new(),
+            joined: 0,
         })
     }
 
@@ -157,7 +174,9 @@ impl Decoding {
                     (*r, *t) = (read, total);
                 }
                 let (read, total) = self.parts.iter().fold((0.0, 0.0), |(r, t), p| match p {
-                    Part::Running { read, total } => (r + read, t + total),
+                    Part::Running { read, total } | Part::HandedOver { read, total } => {
+                        (r + read, t + total)
+                    }
                     _ => (r, t),
                 });
                 Step::Progress { read, total }
@@ -168,8 +187,10 @@ impl Decoding {
                 worker_ms,
                 phases,
                 reopened,
+                joined,
             } => {
                 self.slowest(worker_ms, phases);
+                self.joined += joined;
                 let body = AnswerBody::Copied { trace, columns };
                 self.settle(at, Part::Answered(Answer { body, reopened }))
             }
@@ -177,8 +198,10 @@ impl Decoding {
                 worker_ms,
                 phases,
                 reopened,
+                joined,
             } => {
                 self.slowest(worker_ms, phases);
+                self.joined += joined;
                 let left = self.jobs.get(at).and_then(|j| j.as_ref()?.take_left());
                 let Some(trace) = left else {
                     self.jobs.clear();
@@ -188,6 +211,15 @@ impl Decoding {
                 self.settle(at, Part::Answered(Answer { body, reopened }))
             }
             WorkerEvent::Preview { trace } => Step::Preview { part, trace },
+            WorkerEvent::HandedOver {
+                read,
+                total,
+                worker_ms,
+                phases,
+            } => {
+                self.slowest(worker_ms, phases);
+                self.settle(at, Part::HandedOver { read, total })
+            }
             WorkerEvent::NotSplit => self.settle(at, Part::Idle),
             WorkerEvent::Failed { message } => {
                 self.jobs.clear();
@@ -226,6 +258,7 @@ impl Decoding {
             answers,
             worker_ms: self.worker_ms,
             phases: std::mem::take(&mut self.phases),
+            joined: self.joined,
         }
     }
 }

@@ -329,6 +329,7 @@ impl LoadSlot {
                 answers,
                 worker_ms,
                 phases,
+                joined,
             } => {
                 self.job = None; // the workers' memory goes with them
                 if let Some(p) = &mut self.progress {
@@ -337,7 +338,7 @@ impl LoadSlot {
                 let (id, label, send) = (self.load, self.label.clone(), send.clone());
                 let sources = std::mem::take(&mut self.sources);
                 let started = crate::browser::now();
-                let parts = answers.len() as u32;
+                let parts = answers.len() as u32 + joined;
                 wasm_bindgen_futures::spawn_local(async move {
                     let unpacked = unpack(answers, label).await;
                     let unpack_ms = crate::browser::now() - started;

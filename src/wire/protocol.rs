@@ -43,6 +43,11 @@ pub struct DecodeRequest {
     /// `super::handover::Handover`, where the worker leaves the trace.
     #[serde(default)]
     pub handover: Option<usize>,
+    /// In the shared-memory build, when the load is split: the address of
+    /// its `super::join::JoinSlot`, where the parts of a joining decoder
+    /// (sp-rtrace) meet.
+    #[serde(default)]
+    pub join: Option<usize>,
 }
 
 /// Worker → page.
@@ -77,6 +82,9 @@ pub enum WorkerEvent {
         /// header as JSON, `flamedrop_core::saved::Header`).
         #[serde(default)]
         reopened: Option<String>,
+        /// Other parts' hand-overs this part joined in (`super::join`).
+        #[serde(default)]
+        joined: u32,
     },
     /// The shared-memory build's answer: the trace was left in the job's
     /// `super::handover::Handover`, not copied.
@@ -85,6 +93,17 @@ pub enum WorkerEvent {
         phases: Phases,
         #[serde(default)]
         reopened: Option<String>,
+        /// Other parts' hand-overs this part joined in (`super::join`).
+        #[serde(default)]
+        joined: u32,
+    },
+    /// Part 1 of a joining decoder left its hand-over in the load's
+    /// `super::join::JoinSlot` for part 0; its bytes read still count.
+    HandedOver {
+        read: f64,
+        total: f64,
+        worker_ms: f64,
+        phases: Phases,
     },
     /// This input cannot be split; the worker of part 0 decodes all of it,
     /// and this one has nothing to do.

@@ -11,12 +11,14 @@
 //! for the page to take over (`wire::handover`).
 
 pub mod archives;
+mod join;
 pub mod preview;
 pub mod reader;
 pub mod saved;
 
 use crate::wire::columns;
 use crate::wire::handover::{Handover, SHARED_MEMORY};
+use crate::wire::join::JoinSlot;
 use crate::wire::protocol::{from_js, to_js, DecodeRequest, InputFile, Phases, WorkerEvent};
 use flamedrop_core::input::{open_decoder, Decoder, FileProbe, PROBE_BYTES};
 use flamedrop_core::model::codec;
@@ -54,46 +56,92 @@ async fn handle(data: JsValue) {
     let started = now();
     let mut clock = Clock::new();
     let request = from_js::<DecodeRequest>(data);
-    // SAFETY: only the shared-memory build's page sends an address, made by
-    // `Handover::share` for this one job.
-    let handover = match &request {
-        Ok(r) if SHARED_MEMORY => r.handover.map(|a| unsafe { Handover::adopt(a) }),
-        _ => None,
+    // SAFETY: only the shared-memory build's page sends addresses, made by
+    // `Handover::share` and `JoinSlot::share` for this one job.
+    let (handover, join_slot) = match &request {
+        Ok(r) if SHARED_MEMORY => (
+            r.handover.map(|a| unsafe { Handover::adopt(a) }),
+            r.join.map(|a| unsafe { JoinSlot::adopt(a) }),
+        ),
+        _ => (None, None),
     };
     let outcome = match request {
         // A `.flamedrop` file holds a decoded trace and the screen it was on.
         Ok(request) => match saved::reopen(&request).await {
-            Some(reopened) => reopened.map(|r| r.map(|(trace, screen)| (trace, Some(screen)))),
-            None => decode(request, handover.as_deref(), &mut clock, started)
-                .await
-                .map(|t| t.map(|trace| (trace, None))),
+            Some(reopened) => reopened.map(|r| match r {
+                Some((trace, screen)) => Decoded::Trace {
+                    trace: Box::new(trace),
+                    joined: 0,
+                    reopened: Some(screen),
+                },
+                None => Decoded::NotSplit,
+            }),
+            None => {
+                let job = Job {
+                    handover: handover.as_deref(),
+                    join_slot: join_slot.as_deref(),
+                    started,
+                };
+                decode(request, &job, &mut clock).await
+            }
         },
         Err(e) => Err(e),
     };
-    match outcome {
-        Ok(None) => post(&WorkerEvent::NotSplit),
-        Ok(Some((trace, reopened))) => match &handover {
-            Some(handover) => {
-                handover.leave(trace);
-                post(&WorkerEvent::Left {
-                    worker_ms: now() - started,
-                    phases: clock.phases,
-                    reopened,
-                });
-            }
-            None => hand_over_copied(trace, clock, started, reopened),
-        },
-        Err(message) => post(&WorkerEvent::Failed { message }),
+    // Part 1 of a joined decode is over whatever happened: part 0 stops
+    // waiting for it (and decodes the input whole when nothing was left).
+    if let Some(slot) = &join_slot {
+        slot.close();
     }
+    drop(join_slot);
+    answer(outcome, handover.as_deref(), clock, started);
     drop(handover);
     if SHARED_MEMORY {
         close_when_done();
     }
 }
 
+/// Tells the page how the job ended.
+fn answer(
+    outcome: Result<Decoded, String>,
+    handover: Option<&Handover>,
+    clock: Clock,
+    started: f64,
+) {
+    match outcome {
+        Ok(Decoded::NotSplit) => post(&WorkerEvent::NotSplit),
+        Ok(Decoded::HandedOver { read, total }) => post(&WorkerEvent::HandedOver {
+            read,
+            total,
+            worker_ms: now() - started,
+            phases: clock.phases,
+        }),
+        Ok(Decoded::Trace {
+            trace,
+            joined,
+            reopened,
+        }) => match handover {
+            Some(handover) => {
+                handover.leave(*trace);
+                post(&WorkerEvent::Left {
+                    worker_ms: now() - started,
+                    phases: clock.phases,
+                    reopened,
+                    joined,
+                });
+            }
+            None => hand_over_copied(*trace, (clock, started, joined), reopened),
+        },
+        Err(message) => post(&WorkerEvent::Failed { message }),
+    }
+}
+
 /// Hands the trace to the page as a copy: its big columns as transferred
 /// typed arrays, the rest encoded by `model::codec`.
-fn hand_over_copied(mut trace: Trace, mut clock: Clock, started: f64, reopened: Option<String>) {
+fn hand_over_copied(
+    mut trace: Trace,
+    (mut clock, started, joined): (Clock, f64, u32),
+    reopened: Option<String>,
+) {
     let columns = columns::detach(&mut trace);
     clock.lap("worker columns");
     let bytes = codec::encode(&trace);
@@ -111,6 +159,7 @@ fn hand_over_copied(mut trace: Trace, mut clock: Clock, started: f64, reopened: 
         worker_ms: now() - started,
         phases: clock.phases,
         reopened,
+        joined,
     };
     post_transfer(&event, &transfer);
 }
@@ -125,14 +174,44 @@ fn close_when_done() {
     }
 }
 
-/// Reads and decodes the files (or the requested part of them); the trace,
-/// nothing when this part has nothing to do, or a message for people.
+/// What a job gives: a trace, nothing (another part decodes the input), or
+/// part 1's hand-over, left in the load's join slot.
+enum Decoded {
+    Trace {
+        trace: Box<Trace>,
+        /// Other parts' hand-overs joined in.
+        joined: u32,
+        /// The saved screen of a reopened `.flamedrop` file.
+        reopened: Option<String>,
+    },
+    NotSplit,
+    HandedOver {
+        read: f64,
+        total: f64,
+    },
+}
+
+/// What a job has besides its request: where it meets the page and the
+/// other part (the shared-memory build), and when it started.
+struct Job<'a> {
+    handover: Option<&'a Handover>,
+    join_slot: Option<&'a JoinSlot>,
+    started: f64,
+}
+
+impl Job<'_> {
+    /// Whether the page gave up on this job.
+    fn cancelled(&self) -> bool {
+        self.handover.is_some_and(Handover::cancelled)
+    }
+}
+
+/// Reads and decodes the files (or the requested part of them).
 async fn decode(
     request: DecodeRequest,
-    handover: Option<&Handover>,
+    job: &Job<'_>,
     clock: &mut Clock,
-    started: f64,
-) -> Result<Option<Trace>, String> {
+) -> Result<Decoded, String> {
     let (files, archive_notes) = archives::expand(request.files).await?;
     let mut decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
     clock.lap("worker open");
@@ -148,31 +227,72 @@ async fn decode(
     if parts > 1 {
         let split = decoder.keep_part(part, parts);
         if split && decoder.joins_parts() {
-            // Parts that are joined before the trace is built (sp-rtrace)
-            // cannot travel between workers yet: part 0 decodes it all.
-            if part > 0 {
-                return Ok(None);
+            match job.join_slot {
+                // The shared-memory build: the parts meet in the join slot.
+                Some(slot) => {
+                    let joint = join::Joint { slot, part, parts };
+                    return match joint.decode(decoder, &files, selection, job, clock).await? {
+                        join::Ready::HandedOver { read, total } => {
+                            Ok(Decoded::HandedOver { read, total })
+                        }
+                        join::Ready::NotSplit => Ok(Decoded::NotSplit),
+                        join::Ready::ToFinish(decoder, joined) => {
+                            finish(decoder, (part, joined), archive_notes, clock)
+                        }
+                    };
+                }
+                // The copying build: part 0 decodes it all.
+                None if part > 0 => return Ok(Decoded::NotSplit),
+                None => {
+                    decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
+                    decoder.keep_only(selection);
+                }
             }
-            decoder = open_decoder(probe(&files).await?).map_err(|e| e.to_string())?;
-            decoder.keep_only(selection);
         } else if !split && part > 0 {
-            return Ok(None);
+            return Ok(Decoded::NotSplit);
         }
     }
-    let mut previews = preview::Previews::new(request.preview, started);
-    let cancelled = || handover.is_some_and(Handover::cancelled);
-    let (read, total) = feed(decoder.as_mut(), &files, clock, &mut previews, &cancelled).await?;
+    let mut previews = preview::Previews::new(request.preview, job.started);
+    let cancelled = || job.cancelled();
+    let (read, total) = feed(
+        decoder.as_mut(),
+        &files,
+        None,
+        clock,
+        &mut previews,
+        &cancelled,
+    )
+    .await?;
+    post_building(read, total);
+    finish(decoder, (part, 0), archive_notes, clock)
+}
+
+/// Says that the bytes are read and the trace is being built.
+fn post_building(read: f64, total: f64) {
     post(&WorkerEvent::Progress {
         read,
         total,
         file: crate::wire::protocol::BUILDING.to_owned(),
     });
+}
+
+/// Builds the trace of a decoder fed all it needs.
+fn finish(
+    decoder: Box<dyn Decoder>,
+    (part, joined): (usize, u32),
+    archive_notes: Vec<flamedrop_core::model::Diagnostic>,
+    clock: &mut Clock,
+) -> Result<Decoded, String> {
     let mut trace = decoder.finish();
     clock.lap("worker finish");
     if part == 0 {
         trace.diagnostics.extend(archive_notes);
     }
-    Ok(Some(trace))
+    Ok(Decoded::Trace {
+        trace: Box::new(trace),
+        joined,
+        reopened: None,
+    })
 }
 
 /// Each file's path, size and first bytes, for recognising the format.
@@ -212,6 +332,7 @@ async fn probe(files: &[InputFile]) -> Result<Vec<FileProbe>, String> {
 async fn feed(
     decoder: &mut dyn Decoder,
     files: &[InputFile],
+    stretch: Option<(usize, usize)>,
     clock: &mut Clock,
     previews: &mut preview::Previews,
     cancelled: &dyn Fn() -> bool,
@@ -219,8 +340,8 @@ async fn feed(
     let plan = decoder.plan();
     let total: f64 = plan
         .iter()
-        .filter_map(|&i| files.get(i))
-        .map(InputFile::size)
+        .enumerate()
+        .filter_map(|(at, &i)| Some(planned_bytes(files.get(i)?, at, stretch)))
         .sum();
     let mut read = 0.0;
     let mut chunk = Vec::new();
@@ -245,7 +366,8 @@ async fn feed(
             file: file.path.clone(),
         });
         let failed = |e: String| format!("could not read {}: {e}", file.path);
-        let mut reader = reader::ChunkReader::new(&file.blob, CHUNK_BYTES);
+        let blob = part_of(file, decoder.start_of(index)).map_err(failed)?;
+        let mut reader = reader::ChunkReader::new(&blob, CHUNK_BYTES);
         let mut posted = read;
         loop {
             let at = now();
@@ -270,6 +392,9 @@ async fn feed(
                     file: file.path.clone(),
                 });
             }
+            if decoder.has_enough() {
+                break;
+            }
         }
         let at = now();
         decoder.end_file();
@@ -281,6 +406,31 @@ async fn feed(
         clock.add("worker previews", previews.spent_ms);
     }
     Ok((read, total))
+}
+
+/// `file` from byte `from` on: a part given a stretch of the file starts
+/// reading where it begins.
+fn part_of(file: &InputFile, from: u64) -> Result<web_sys::Blob, String> {
+    match from {
+        0 => Ok(file.blob.clone()),
+        from => file
+            .blob
+            .slice_with_f64(from as f64)
+            .map_err(|e| format!("{e:?}")),
+    }
+}
+
+/// The bytes of `file`, the `at`-th planned, that this part will read: all
+/// of it, or for a part of a byte-range split (`stretch`: part, parts; a
+/// joining decoder splits its first planned file) its nominal share.
+fn planned_bytes(file: &InputFile, at: usize, stretch: Option<(usize, usize)>) -> f64 {
+    match stretch {
+        Some((part, parts)) if at == 0 && parts > 0 => {
+            let nominal = |k: usize| (file.size() * k as f64 / parts as f64).floor();
+            nominal(part + 1) - nominal(part)
+        }
+        _ => file.size(),
+    }
 }
 
 /// Times the worker's phases for [`WorkerEvent::Done`].

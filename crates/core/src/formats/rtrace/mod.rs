@@ -473,6 +473,9 @@ impl Decoder for RtraceDecoder {
                 "the trace has no MMAP packets (the process ended before the pre-processor read its maps), so frames show as raw addresses".into()
             });
         }
+        // The calls vector grew by doubling: what it holds beyond the calls
+        // goes back before the model is built beside it.
+        session.calls.shrink_to_fit();
         let symbolizer = modules::Symbolizer::new(&session.mappings, &elves);
         let outcome = calls::build(&session, &mut builder, thread, &symbolizer);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();

@@ -356,14 +356,18 @@ pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
     if !resources.is_empty() {
         builder.metadata("resources", resources.join(", "));
     }
-    let stamps: Vec<u32> = session
+    // The recorded stamps' range, without a copy of them.
+    let range = session
         .calls
         .iter()
         .map(|c| c.timestamp)
         .filter(|&t| t != 0)
-        .collect();
-    let clock = match (stamps.iter().min(), stamps.iter().max()) {
-        (Some(&lo), Some(&hi)) => format!(
+        .fold(None, |range: Option<(u32, u32)>, t| match range {
+            Some((lo, hi)) => Some((lo.min(t), hi.max(t))),
+            None => Some((t, t)),
+        });
+    let clock = match range {
+        Some((lo, hi)) => format!(
             "{} – {} (monotonic ms modulo 24 h); the time axis is the call number",
             clock_text(lo),
             clock_text(hi)
