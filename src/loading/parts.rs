@@ -1,7 +1,8 @@
 //! One load's decoding workers. A big input whose format can be split (the
-//! per-task files of a uftrace recording; a SELogger event stream, whose
-//! threads the workers share out) is decoded by two workers at once, each
-//! taking its part; everything else by one. This keeps what
+//! per-task files of a uftrace recording) is decoded by two workers at once,
+//! each taking its part; everything else by one (a SELogger event stream
+//! too: its split by threads makes each part walk every record, and one
+//! worker was faster, see `Decoder::parts_pay_off`). This keeps what
 //! the workers say per part and turns it into one progress, one failure, or
 //! the parts' answers once every worker is done.
 //! A SWAP stream is split too, by kind of data: part 0 makes its counters,

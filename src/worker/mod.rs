@@ -224,7 +224,12 @@ async fn decode(
             decoder.format().name()
         ));
     }
-    if parts > 1 {
+    // A split that would cost more than it saves is not made: part 0
+    // decodes it all (`Decoder::parts_pay_off`).
+    if parts > 1 && !decoder.parts_pay_off() && part > 0 {
+        return Ok(Decoded::NotSplit);
+    }
+    if parts > 1 && decoder.parts_pay_off() {
         let split = decoder.keep_part(part, parts);
         if split && decoder.joins_parts() {
             match job.join_slot {
