@@ -32,7 +32,16 @@ esac
 
 step() { printf '\n== setup: %s\n' "$*"; }
 ok() { printf '   ok: %s\n' "$*"; }
-die() { printf '\nsetup.sh: ERROR: %s\n' "$*" >&2; exit 1; }
+# A failure stops the cargo installs still building in the background (and their compilers) too,
+# so that a failed setup leaves nothing running.
+kill_tree() { local child; for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done; kill "$1" 2>/dev/null || true; }
+die() {
+  printf '\nsetup.sh: ERROR: %s\n' "$*" >&2
+  local job
+  for job in "${background[@]}"; do kill_tree "${job%%:*}"; done
+  exit 1
+}
+background=()
 trap 'die "command failed (line $LINENO): $BASH_COMMAND"' ERR
 retry() { "$@" || { printf '   failed; retrying once: %s\n' "$*"; sleep 5; "$@"; }; }
 as_root() {
@@ -64,7 +73,6 @@ ok "wasm32-unknown-unknown, rust-src$($serve_only || echo ', rustfmt, clippy')"
 # The two cargo installs are the long part (minutes of compiling): they run in the background, at
 # the same time, while the apt and npm steps download; their output goes to a log shown on failure.
 logs=$(mktemp -d)
-background=()
 in_background() { # NAME COMMAND...: runs COMMAND with its output in $logs/NAME.log
   local name=$1; shift
   ("$@") >"$logs/$name.log" 2>&1 &
