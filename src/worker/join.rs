@@ -48,7 +48,7 @@ impl Joint<'_> {
         clock: &mut Clock,
     ) -> Result<Ready, String> {
         let cancelled = || job.cancelled();
-        let mut previews = preview::Previews::new(false, job.started);
+        let mut previews = preview::Previews::new(false, job.started, preview::Beat::Shared);
         let stretch = Some((self.part, self.parts));
         let fed = feed(
             decoder.as_mut(),
@@ -121,7 +121,7 @@ async fn whole(
     let mut decoder = open_decoder(probe(files).await?).map_err(|e| e.to_string())?;
     decoder.keep_only(selection);
     let cancelled = || job.cancelled();
-    let mut previews = preview::Previews::new(false, job.started);
+    let mut previews = preview::Previews::new(false, job.started, preview::Beat::Shared);
     let (read, total) = feed(
         decoder.as_mut(),
         files,

@@ -229,8 +229,11 @@ async fn decode(
     if parts > 1 && !decoder.parts_pay_off() && part > 0 {
         return Ok(Decoded::NotSplit);
     }
+    // Does another worker post pictures of the same load?
+    let mut pictures_shared = false;
     if parts > 1 && decoder.parts_pay_off() {
         let split = decoder.keep_part(part, parts);
+        pictures_shared = split && !decoder.joins_parts();
         if split && decoder.joins_parts() {
             match job.join_slot {
                 // The shared-memory build: the parts meet in the join slot.
@@ -257,7 +260,12 @@ async fn decode(
             return Ok(Decoded::NotSplit);
         }
     }
-    let mut previews = preview::Previews::new(request.preview, job.started);
+    let beat = if pictures_shared {
+        preview::Beat::Shared
+    } else {
+        preview::Beat::Alone
+    };
+    let mut previews = preview::Previews::new(request.preview, job.started, beat);
     let cancelled = || job.cancelled();
     let (read, total) = feed(
         decoder.as_mut(),

@@ -1,4 +1,4 @@
-//! The pictures a worker posts while it decodes: every [`EVERY_MS`] (the
+//! The pictures a worker posts while it decodes: on a fixed [`Beat`] (the
 //! first [`FIRST_MS`] after the request arrived), what the decoder has built
 //! so far, reduced by `TraceBuilder::preview` to a few thousand spans per
 //! thread and sent as one transferred buffer, so that the page can draw the
@@ -14,16 +14,37 @@ use flamedrop_core::model::{codec, PreviewCursor, PreviewLimits};
 /// enough that something was decoded.
 const FIRST_MS: f64 = 120.0;
 
-/// Then one picture this often, on a fixed beat (not this long after the
-/// last one was sent, which drifted to 300 ms gaps on a busy machine). The
-/// page draws at most one every 200 ms whichever worker sent it
-/// (`loading::preview`); a 200 ms beat here cost the workers more pictures
-/// than the page drew (SWAP: 174 against 35 ms of pictures, load 9–10).
-const EVERY_MS: f64 = 250.0;
+/// How often a worker posts a picture, on a fixed beat (not this long after
+/// the last one was sent, which drifted to 300 ms gaps on a busy machine).
+/// The page draws at most one every 200 ms whichever worker sent it
+/// (`loading::preview`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beat {
+    /// Another worker posts pictures of the same load too: every 250 ms
+    /// each, so the page gets one about every 125 ms. A 200 ms beat here
+    /// cost the workers more pictures than the page drew (SWAP: 174
+    /// against 35 ms of pictures, load 9–10).
+    Shared,
+    /// This worker's pictures are the only ones: every 200 ms, the page's
+    /// own gap, so that a picture late by a chunk's decoding still comes
+    /// within 250 ms of the last (on a 250 ms beat SELogger's one worker
+    /// left gaps of 291 ms).
+    Alone,
+}
+
+impl Beat {
+    fn every_ms(self) -> f64 {
+        match self {
+            Beat::Shared => 250.0,
+            Beat::Alone => 200.0,
+        }
+    }
+}
 
 /// When the next picture is due, and what the pictures cost.
 pub struct Previews {
     wanted: bool,
+    every_ms: f64,
     next_at: f64,
     /// What the last picture looked at (each looks only at what is new).
     cursor: PreviewCursor,
@@ -32,10 +53,12 @@ pub struct Previews {
 }
 
 impl Previews {
-    /// Pictures for a request that arrived at `started`, if `wanted`.
-    pub fn new(wanted: bool, started: f64) -> Previews {
+    /// Pictures for a request that arrived at `started`, if `wanted`, on
+    /// `beat`.
+    pub fn new(wanted: bool, started: f64, beat: Beat) -> Previews {
         Previews {
             wanted,
+            every_ms: beat.every_ms(),
             next_at: started + FIRST_MS,
             cursor: PreviewCursor::default(),
             spent_ms: 0.0,
@@ -65,6 +88,6 @@ impl Previews {
         let done = now();
         self.spent_ms += done - at;
         // On the beat, but never two pictures back to back after a late one.
-        self.next_at = (self.next_at + EVERY_MS).max(done + EVERY_MS / 2.0);
+        self.next_at = (self.next_at + self.every_ms).max(done + self.every_ms / 2.0);
     }
 }
