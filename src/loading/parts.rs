@@ -1,12 +1,11 @@
 //! One load's decoding workers. A big input whose format can be split (the
 //! per-task files of a uftrace recording) is decoded by two workers at once,
 //! each taking its part; everything else by one (a SELogger event stream
-//! too: its split by threads makes each part walk every record, and one
-//! worker was faster, see `Decoder::parts_pay_off`). This keeps what
+//! and a SWAP stream too: their splits, by threads and by kind of data,
+//! make each part read and walk every record, and one worker was faster,
+//! see `Decoder::parts_pay_off`). This keeps what
 //! the workers say per part and turns it into one progress, one failure, or
 //! the parts' answers once every worker is done.
-//! A SWAP stream is split too, by kind of data: part 0 makes its counters,
-//! samples and tables, part 1 its threads' spans and markers.
 //! An sp-rtrace file is split by byte range in the shared-memory build: the
 //! two workers meet in a `wire::join::JoinSlot` made here, part 1 leaves its
 //! decoder's hand-over there and part 0 joins it before building the one
