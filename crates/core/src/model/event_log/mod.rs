@@ -2,14 +2,19 @@
 //! omniscient `log-*.slg` / `log-*.txt`), kept whole so the listing can print
 //! every event as the tracer's own reader (`selogger.reader.LogPrinter`)
 //! does. Spans and markers only keep what shapes the call tree; this keeps
-//! the rest, compactly: four numbers an event, and the static tables the
-//! reader looks its text up in, once per data id, method and object.
+//! the rest, compactly: three numbers an event in 8 bytes ([`narrow`]:
+//! callers read them through [`EventLog::thread_of`], [`EventLog::site_of`]
+//! and [`EventLog::value_of`], never the raw columns), and the static
+//! tables the reader looks its text up in, once per data id, method and
+//! object.
 //!
 //! Texts are ids into the log's own text table ([`EventLog::text`]), not
 //! the trace's string table, which holds the names the views show and
 //! search; numbers that are Java `int`s (lines, instruction indexes,
 //! parameter indexes) are kept as their 32 bits in a `u32` (read them back
 //! with `as i32`).
+
+mod narrow;
 
 use serde::{Deserialize, Serialize};
 
@@ -62,12 +67,24 @@ pub struct EventLog {
     /// Per event: its place in the recording (the .slg record index, the
     /// text stream's Seqnum). Empty when event k's place is k.
     pub seq: Vec<i64>,
-    /// Per event: its thread, an index into `Trace::threads`.
-    pub thread: Vec<u32>,
-    /// Per event: its data id (a row of the site columns).
-    pub site: Vec<u32>,
-    /// Per event: the recorded 64-bit value.
-    pub value: Vec<i64>,
+    /// Per event: its thread, an index into `Trace::threads`, while every
+    /// thread index fits 16 bits; else empty ([`EventLog::thread_of`]).
+    pub thread: Vec<u16>,
+    /// Per event: its thread, once one index does not fit 16 bits.
+    pub thread_wide: Vec<u32>,
+    /// Per event: its data id (a row of the site columns), while every
+    /// data id fits 16 bits; else empty ([`EventLog::site_of`]).
+    pub site: Vec<u16>,
+    /// Per event: its data id, once one does not fit 16 bits.
+    pub site_wide: Vec<u32>,
+    /// Per event: the recorded value's low 32 bits, when it fits an `i32`;
+    /// else `i32::MIN`, and the value is in `value_wide`
+    /// ([`EventLog::value_of`]).
+    pub value: Vec<u32>,
+    /// The events whose value is in `value_wide`, ascending.
+    pub value_wide_event: Vec<u64>,
+    /// Per `value_wide_event`: the recorded 64-bit value.
+    pub value_wide: Vec<i64>,
     /// Per data id: the `EventType` name.
     pub site_type: Vec<TextId>,
     /// Per data id: the method (a row of the method columns), or `u32::MAX`.
@@ -118,12 +135,55 @@ pub struct EventLog {
 impl EventLog {
     /// Number of events.
     pub fn len(&self) -> usize {
-        self.site.len()
+        self.value.len()
     }
 
     /// True when the log holds no event and no static table.
     pub fn is_empty(&self) -> bool {
-        self.site.is_empty() && self.site_type.is_empty()
+        self.value.is_empty() && self.site_type.is_empty()
+    }
+
+    /// The thread (an index into `Trace::threads`) of event `event`.
+    pub fn thread_of(&self, event: usize) -> Option<u32> {
+        narrow::get(&self.thread, &self.thread_wide, event)
+    }
+
+    /// The data id (a row of the site columns) of event `event`.
+    pub fn site_of(&self, event: usize) -> Option<u32> {
+        narrow::get(&self.site, &self.site_wide, event)
+    }
+
+    /// The recorded value of event `event`.
+    pub fn value_of(&self, event: usize) -> Option<i64> {
+        let low = *self.value.get(event)?;
+        narrow::value(low, &self.value_wide_event, &self.value_wide, event)
+    }
+
+    /// Every event's thread, in order.
+    pub fn threads(&self) -> impl Iterator<Item = u32> + '_ {
+        narrow::iter(&self.thread, &self.thread_wide)
+    }
+
+    /// Every event's data id, in order.
+    pub fn sites(&self) -> impl Iterator<Item = u32> + '_ {
+        narrow::iter(&self.site, &self.site_wide)
+    }
+
+    /// True when the paired columns are consistent: at most one of each
+    /// narrow / wide pair filled, and the side table's events ascending,
+    /// one value each, each an event whose low bits are the mark.
+    pub fn narrow_columns_agree(&self) -> bool {
+        let mark = narrow::WIDE_MARK as u32;
+        (self.thread.is_empty() || self.thread_wide.is_empty())
+            && (self.site.is_empty() || self.site_wide.is_empty())
+            && self.value_wide_event.len() == self.value_wide.len()
+            && self.value_wide_event.windows(2).all(|w| w[0] < w[1])
+            && self.value_wide_event.iter().all(|&event| {
+                usize::try_from(event)
+                    .ok()
+                    .and_then(|event| self.value.get(event))
+                    == Some(&mark)
+            })
     }
 
     /// The place in the recording of event `event`.
@@ -140,23 +200,36 @@ impl EventLog {
     /// holds the old and the new column together. A room the allocator
     /// refuses is left to ordinary growth.
     pub fn reserve_exact(&mut self, events: usize) {
-        let _ = self.thread.try_reserve_exact(events);
-        let _ = self.site.try_reserve_exact(events);
+        if self.thread_wide.is_empty() {
+            let _ = self.thread.try_reserve_exact(events);
+        } else {
+            let _ = self.thread_wide.try_reserve_exact(events);
+        }
+        if self.site_wide.is_empty() {
+            let _ = self.site.try_reserve_exact(events);
+        } else {
+            let _ = self.site_wide.try_reserve_exact(events);
+        }
         let _ = self.value.try_reserve_exact(events);
     }
 
     /// Appends one event.
     pub fn push(&mut self, seq: i64, thread: u32, site: u32, value: i64) {
-        let at = self.site.len() as i64;
+        let at = self.len() as i64;
         if self.seq.is_empty() && seq != at {
             self.seq = (0..at).collect();
         }
         if !self.seq.is_empty() {
             self.seq.push(seq);
         }
-        self.thread.push(thread);
-        self.site.push(site);
-        self.value.push(value);
+        narrow::push(&mut self.thread, &mut self.thread_wide, thread);
+        narrow::push(&mut self.site, &mut self.site_wide, site);
+        let low = narrow::low_bits(value);
+        if low == narrow::WIDE_MARK as u32 {
+            self.value_wide_event.push(at as u64);
+            self.value_wide.push(value);
+        }
+        self.value.push(low);
     }
 
     /// Text `id` of the text table (empty when there is none).
@@ -216,6 +289,30 @@ mod tests {
         assert_eq!(log.seq, [0, 1, 7]);
         assert_eq!(log.seq_of(2), 7);
         assert_eq!(log.len(), 3);
+    }
+
+    #[test]
+    fn events_read_back_through_the_narrow_columns() {
+        let mut log = EventLog::default();
+        log.push(0, 2, 1, -5);
+        log.push(1, 70_000, 2, 1 << 40);
+        log.push(2, 1, 80_000, i64::from(i32::MIN));
+        log.push(3, 1, 3, 7);
+        assert_eq!(log.thread_of(0), Some(2));
+        assert_eq!(log.thread_of(1), Some(70_000));
+        assert_eq!(log.site_of(2), Some(80_000));
+        assert_eq!(log.site_of(4), None);
+        let values: Vec<_> = (0..4).map(|e| log.value_of(e)).collect();
+        assert_eq!(
+            values,
+            [Some(-5), Some(1 << 40), Some(i64::from(i32::MIN)), Some(7)]
+        );
+        assert_eq!(log.threads().collect::<Vec<_>>(), [2, 70_000, 1, 1]);
+        assert_eq!(log.sites().collect::<Vec<_>>(), [1, 2, 80_000, 3]);
+        assert_eq!(log.value_wide_event, [1, 2]);
+        assert!(log.narrow_columns_agree());
+        log.thread = vec![0; 4];
+        assert!(!log.narrow_columns_agree());
     }
 
     #[test]
