@@ -313,6 +313,8 @@ columns!(EventLog {
     seq: I64[may_be_empty],
     thread: U16[may_be_empty],
     thread_wide: U32[may_be_empty],
+    thread_run_event: U64[own_length],
+    thread_run: U32[own_length],
     site: U16[may_be_empty],
     site_wide: U32[may_be_empty],
     value: U32,
@@ -421,10 +423,12 @@ mod tests {
         let mut trace = b.finish();
         let mut names = Vec::new();
         trace.visit_columns(&mut |info: ColumnInfo, _: ColumnRef<'_>| names.push(info.name));
-        const EVENT_LOG: [&str; 28] = [
+        const EVENT_LOG: [&str; 30] = [
             "seq",
             "thread",
             "thread_wide",
+            "thread_run_event",
+            "thread_run",
             "site",
             "site_wide",
             "value",

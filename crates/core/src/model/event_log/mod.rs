@@ -2,7 +2,8 @@
 //! omniscient `log-*.slg` / `log-*.txt`), kept whole so the listing can print
 //! every event as the tracer's own reader (`selogger.reader.LogPrinter`)
 //! does. Spans and markers only keep what shapes the call tree; this keeps
-//! the rest, compactly: three numbers an event in 8 bytes ([`narrow`]:
+//! the rest, compactly: three numbers an event in 8 bytes or less
+//! ([`narrow`], [`runs`]:
 //! callers read them through [`EventLog::thread_of`], [`EventLog::site_of`]
 //! and [`EventLog::value_of`], never the raw columns), and the static
 //! tables the reader looks its text up in, once per data id, method and
@@ -15,6 +16,7 @@
 //! with `as i32`).
 
 mod narrow;
+mod runs;
 
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +74,12 @@ pub struct EventLog {
     pub thread: Vec<u16>,
     /// Per event: its thread, once one index does not fit 16 bits.
     pub thread_wide: Vec<u32>,
+    /// The threads as runs, when that is smaller (then `thread` and
+    /// `thread_wide` are empty): the first event of each run, ascending
+    /// from 0.
+    pub thread_run_event: Vec<u64>,
+    /// Per `thread_run_event`: the run's thread.
+    pub thread_run: Vec<u32>,
     /// Per event: its data id (a row of the site columns), while every
     /// data id fits 16 bits; else empty ([`EventLog::site_of`]).
     pub site: Vec<u16>,
@@ -143,8 +151,16 @@ impl EventLog {
         self.value.is_empty() && self.site_type.is_empty()
     }
 
+    /// True when the log has no event.
+    fn is_empty_of_events(&self) -> bool {
+        self.value.is_empty()
+    }
+
     /// The thread (an index into `Trace::threads`) of event `event`.
     pub fn thread_of(&self, event: usize) -> Option<u32> {
+        if !self.thread_run.is_empty() {
+            return runs::get(&self.thread_run_event, &self.thread_run, self.len(), event);
+        }
         narrow::get(&self.thread, &self.thread_wide, event)
     }
 
@@ -161,7 +177,14 @@ impl EventLog {
 
     /// Every event's thread, in order.
     pub fn threads(&self) -> impl Iterator<Item = u32> + '_ {
-        narrow::iter(&self.thread, &self.thread_wide)
+        // One of the two forms is empty, so the chain is the other.
+        let events = if self.thread_run.is_empty() {
+            0
+        } else {
+            self.len()
+        };
+        runs::Runs::new(&self.thread_run_event, &self.thread_run, events)
+            .chain(narrow::iter(&self.thread, &self.thread_wide))
     }
 
     /// Every event's data id, in order.
@@ -175,6 +198,10 @@ impl EventLog {
     pub fn narrow_columns_agree(&self) -> bool {
         let mark = narrow::WIDE_MARK as u32;
         (self.thread.is_empty() || self.thread_wide.is_empty())
+            && (self.thread_run.is_empty() || self.thread.is_empty() && self.thread_wide.is_empty())
+            && runs::agree(&self.thread_run_event, &self.thread_run, self.len())
+            && (self.thread_run.len() + self.thread.len() + self.thread_wide.len() > 0
+                || self.is_empty_of_events())
             && (self.site.is_empty() || self.site_wide.is_empty())
             && self.value_wide_event.len() == self.value_wide.len()
             && self.value_wide_event.windows(2).all(|w| w[0] < w[1])
@@ -200,9 +227,10 @@ impl EventLog {
     /// holds the old and the new column together. A room the allocator
     /// refuses is left to ordinary growth.
     pub fn reserve_exact(&mut self, events: usize) {
-        if self.thread_wide.is_empty() {
+        // Threads are kept as runs until that stops paying (push_thread).
+        if !self.thread.is_empty() {
             let _ = self.thread.try_reserve_exact(events);
-        } else {
+        } else if !self.thread_wide.is_empty() {
             let _ = self.thread_wide.try_reserve_exact(events);
         }
         if self.site_wide.is_empty() {
@@ -211,6 +239,21 @@ impl EventLog {
             let _ = self.site_wide.try_reserve_exact(events);
         }
         let _ = self.value.try_reserve_exact(events);
+    }
+
+    /// Keeps the threads as runs when that is smaller than the per-event
+    /// column they went to while being recorded.
+    pub fn compact_threads(&mut self) {
+        if !self.thread_run.is_empty() {
+            return;
+        }
+        let dense = self.thread.len() * 2 + self.thread_wide.len() * 4;
+        if let Some((starts, runs)) = runs::runs_of(self.threads(), dense) {
+            self.thread_run_event = starts;
+            self.thread_run = runs;
+            self.thread = Vec::new();
+            self.thread_wide = Vec::new();
+        }
     }
 
     /// Appends one event.
@@ -222,7 +265,7 @@ impl EventLog {
         if !self.seq.is_empty() {
             self.seq.push(seq);
         }
-        narrow::push(&mut self.thread, &mut self.thread_wide, thread);
+        self.push_thread(at as usize, thread);
         narrow::push(&mut self.site, &mut self.site_wide, site);
         let low = narrow::low_bits(value);
         if low == narrow::WIDE_MARK as u32 {
@@ -230,6 +273,32 @@ impl EventLog {
             self.value_wide.push(value);
         }
         self.value.push(low);
+    }
+
+    /// Appends event `at`'s thread: as runs while they stay small (a run
+    /// budget, then a sixth of the events: a run takes 12 bytes, an event
+    /// 2), else per event from then on.
+    fn push_thread(&mut self, at: usize, thread: u32) {
+        const RUN_BUDGET: usize = 4096;
+        let dense = !self.thread.is_empty() || !self.thread_wide.is_empty();
+        if !dense {
+            if self.thread_run.last() == Some(&thread) {
+                return;
+            }
+            if self.thread_run.len() < RUN_BUDGET.max(at / 6) {
+                self.thread_run_event.push(at as u64);
+                self.thread_run.push(thread);
+                return;
+            }
+            // The room reserved for the values is the room the events need.
+            let _ = self.thread.try_reserve_exact(self.value.capacity());
+            let runs = runs::Runs::new(&self.thread_run_event, &self.thread_run, at);
+            for t in runs.collect::<Vec<_>>() {
+                narrow::push(&mut self.thread, &mut self.thread_wide, t);
+            }
+            (self.thread_run_event, self.thread_run) = (Vec::new(), Vec::new());
+        }
+        narrow::push(&mut self.thread, &mut self.thread_wide, thread);
     }
 
     /// Text `id` of the text table (empty when there is none).
@@ -313,6 +382,46 @@ mod tests {
         assert!(log.narrow_columns_agree());
         log.thread = vec![0; 4];
         assert!(!log.narrow_columns_agree());
+    }
+
+    #[test]
+    fn threads_are_kept_as_runs_while_they_pay() {
+        let mut log = EventLog::default();
+        let threads = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0,
+        ];
+        for (event, &t) in threads.iter().enumerate() {
+            log.push(event as i64, t, 1, 5);
+        }
+        assert!(log.thread.is_empty());
+        assert_eq!(log.thread_run, [0, 2, 0]);
+        assert_eq!(log.threads().collect::<Vec<_>>(), threads);
+        assert_eq!(log.thread_of(14), Some(2));
+        assert_eq!(log.thread_of(24), None);
+        assert!(log.narrow_columns_agree());
+    }
+
+    #[test]
+    fn threads_switching_often_go_per_event_and_back_when_runs_pay() {
+        let mut log = EventLog::default();
+        let mut threads: Vec<u32> = (0..10_000).map(|e| e % 2).collect();
+        threads.extend(std::iter::repeat_n(5, 100_000));
+        for (event, &t) in threads.iter().enumerate().take(10_000) {
+            log.push(event as i64, t, 1, 5);
+        }
+        assert!(log.thread_run.is_empty());
+        assert_eq!(log.thread.len(), 10_000);
+        for (event, &t) in threads.iter().enumerate().skip(10_000) {
+            log.push(event as i64, t, 1, 5);
+        }
+        assert!(log.narrow_columns_agree());
+        log.compact_threads();
+        assert!(log.thread.is_empty());
+        assert_eq!(log.thread_run.len(), 10_001);
+        assert!(log.threads().eq(threads.iter().copied()));
+        assert_eq!(log.thread_of(9_999), Some(1));
+        assert_eq!(log.thread_of(10_000), Some(5));
+        assert!(log.narrow_columns_agree());
     }
 
     #[test]
