@@ -57,7 +57,7 @@ fn method_item(log: &EventLog, method: u32, events: u32) -> MethodItem {
 /// The methods with events, by place.
 pub fn methods(log: &EventLog) -> Vec<MethodItem> {
     let mut events = vec![0u32; log.method_place.len()];
-    for &site in &log.site {
+    for site in log.sites() {
         let method = log.site_method.get(site as usize).copied();
         if let Some(count) = method.and_then(|m| events.get_mut(m as usize)) {
             *count += 1;
@@ -73,7 +73,7 @@ pub fn methods(log: &EventLog) -> Vec<MethodItem> {
 
 /// The method event `event` was recorded in.
 pub fn method_of_event(log: &EventLog, event: u32) -> Option<u32> {
-    let site = *log.site.get(event as usize)?;
+    let site = log.site_of(event as usize)?;
     let method = *log.site_method.get(site as usize)?;
     (method != u32::MAX).then_some(method)
 }
@@ -99,7 +99,7 @@ pub fn method_of_span(trace: &Trace, thread: usize, span: u32) -> Option<u32> {
 /// `event` and runs the event's method: the call the event belongs to.
 pub fn call_of_event(trace: &Trace, event: u32) -> Option<(usize, u32)> {
     let log = &trace.event_log;
-    let thread = *log.thread.get(event as usize)? as usize;
+    let thread = log.thread_of(event as usize)? as usize;
     let method = method_of_event(log, event)?;
     let seq = log.seq_of(event as usize);
     let spans = &trace.threads.get(thread)?.spans;
@@ -107,7 +107,7 @@ pub fn call_of_event(trace: &Trace, event: u32) -> Option<(usize, u32)> {
     (0..upto).rev().find_map(|span| {
         let end = *spans.end.get(span)?;
         let entry = first_event(trace, thread, span as u32)?;
-        let site = *log.site.get(entry as usize)?;
+        let site = log.site_of(entry as usize)?;
         let is_entry = log.site_role.get(site as usize) == Some(&site_role::ENTRY);
         (seq <= end && is_entry && method_of_event(log, entry) == Some(method))
             .then_some((thread, span as u32))
@@ -202,7 +202,7 @@ impl MethodValues {
 
     /// Where event `event`'s value is: (line index, site index, value index).
     pub fn place_of(&self, log: &EventLog, event: u32) -> Option<(usize, usize, usize)> {
-        let site = *log.site.get(event as usize)?;
+        let site = log.site_of(event as usize)?;
         let text = value_text(log, event as usize);
         self.lines.iter().enumerate().find_map(|(l, (_, sites))| {
             let s = sites.iter().position(|s| s.data_id == site)?;
@@ -224,8 +224,8 @@ fn count_values(log: &EventLog, lines: &mut [(i32, Vec<SiteValues>)]) {
         }
     }
     let mut text = String::new();
-    for (event, site) in log.site.iter().enumerate() {
-        let Some((l, s, texts)) = slots.get(site) else {
+    for (event, site) in log.sites().enumerate() {
+        let Some((l, s, texts)) = slots.get(&site) else {
             continue;
         };
         text.clear();
@@ -248,7 +248,7 @@ fn count_values(log: &EventLog, lines: &mut [(i32, Vec<SiteValues>)]) {
 pub fn call_values(log: &EventLog, call: &Call) -> HashMap<(u32, String), u32> {
     let mut out = HashMap::new();
     for &event in &call.events {
-        let Some(&site) = log.site.get(event as usize) else {
+        let Some(site) = log.site_of(event as usize) else {
             continue;
         };
         out.entry((site, value_text(log, event as usize)))
@@ -261,8 +261,8 @@ pub fn call_values(log: &EventLog, call: &Call) -> HashMap<(u32, String), u32> {
 pub fn call_lines(log: &EventLog, call: &Call) -> HashSet<i32> {
     call.events
         .iter()
-        .filter_map(|&e| log.site.get(e as usize))
-        .filter_map(|&site| log.site_line.get(site as usize))
+        .filter_map(|&e| log.site_of(e as usize))
+        .filter_map(|site| log.site_line.get(site as usize))
         .map(|&line| line as i32)
         .collect()
 }

@@ -120,7 +120,7 @@ pub fn step(
             StepKind::Next | StepKind::Into | StepKind::Over | StepKind::Out
         );
         let first = |t: u32| stepper.thread_events(t).first().copied();
-        let threads = log.thread.iter().max().map_or(0, |&t| t + 1);
+        let threads = log.threads().max().map_or(0, |t| t + 1);
         return forward
             .then(|| {
                 thread
@@ -271,8 +271,8 @@ pub struct EventSummary {
 /// The summary of `event`, if the trace's event log has it.
 pub fn describe(trace: &Trace, event: u32) -> Option<EventSummary> {
     let log = &trace.event_log;
-    let site = *log.site.get(event as usize)?;
-    let thread = *log.thread.get(event as usize)?;
+    let site = log.site_of(event as usize)?;
+    let thread = log.thread_of(event as usize)?;
     let method = log.site_method.get(site as usize).copied();
     let place = method
         .and_then(|m| log.method_place.get(m as usize))

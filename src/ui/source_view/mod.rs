@@ -63,7 +63,7 @@ fn marks_of(props: &Props, method: u32) -> Marks {
     let selected = props
         .event
         .filter(|&e| method_of_event(log, e) == Some(method))
-        .and_then(|e| Some((*log.site.get(e as usize)?, value_text(log, e as usize))));
+        .and_then(|e| Some((log.site_of(e as usize)?, value_text(log, e as usize))));
     Marks {
         call_values: call
             .as_ref()

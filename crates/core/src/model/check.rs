@@ -198,14 +198,20 @@ impl Problems<'_> {
     /// log's text table.
     fn event_log(&mut self, log: &EventLog) {
         let threads = self.trace.threads.len();
-        if let Some(t) = log.thread.iter().find(|&&t| t as usize >= threads) {
+        if !log.narrow_columns_agree() {
+            self.add(
+                "event log",
+                "its narrow and wide event columns disagree".into(),
+            );
+        }
+        if let Some(t) = log.threads().find(|&t| t as usize >= threads) {
             self.add(
                 "event log",
                 format!("an event names thread {t} of {threads}"),
             );
         }
         let sites = log.site_type.len();
-        if let Some(s) = log.site.iter().find(|&&s| s as usize >= sites) {
+        if let Some(s) = log.sites().find(|&s| s as usize >= sites) {
             self.add(
                 "event log",
                 format!("an event names data id {s} of {sites}"),

@@ -311,9 +311,15 @@ columns!(Table {
 
 columns!(EventLog {
     seq: I64[may_be_empty],
-    thread: U32,
-    site: U32,
-    value: I64,
+    thread: U16[may_be_empty],
+    thread_wide: U32[may_be_empty],
+    thread_run_event: U64[own_length],
+    thread_run: U32[own_length],
+    site: U16[may_be_empty],
+    site_wide: U32[may_be_empty],
+    value: U32,
+    value_wide_event: U64[own_length],
+    value_wide: I64[own_length],
     site_type: U32[own_length],
     site_method: U32[own_length],
     site_line: U32[own_length],
@@ -417,11 +423,17 @@ mod tests {
         let mut trace = b.finish();
         let mut names = Vec::new();
         trace.visit_columns(&mut |info: ColumnInfo, _: ColumnRef<'_>| names.push(info.name));
-        const EVENT_LOG: [&str; 24] = [
+        const EVENT_LOG: [&str; 30] = [
             "seq",
             "thread",
+            "thread_wide",
+            "thread_run_event",
+            "thread_run",
             "site",
+            "site_wide",
             "value",
+            "value_wide_event",
+            "value_wide",
             "site_type",
             "site_method",
             "site_line",

@@ -9,7 +9,7 @@ use crate::model::Trace;
 /// The innermost span of `event`'s thread that holds it: `(thread, span)`.
 pub fn span_of_event(trace: &Trace, event: u32) -> Option<(u32, u32)> {
     let log = &trace.event_log;
-    let thread = *log.thread.get(event as usize)?;
+    let thread = log.thread_of(event as usize)?;
     let spans = &trace.threads.get(thread as usize)?.spans;
     let seq = log.seq_of(event as usize);
     let after = spans.start.partition_point(|&start| start <= seq);
@@ -46,7 +46,7 @@ pub fn first_event_of_span(trace: &Trace, thread: u32, span: u32) -> Option<u32>
     };
     (first..log.len())
         .take_while(|&event| log.seq_of(event) < end)
-        .find(|&event| log.thread.get(event) == Some(&thread))
+        .find(|&event| log.thread_of(event) == Some(thread))
         .map(|event| event as u32)
 }
 

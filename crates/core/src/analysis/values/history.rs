@@ -122,14 +122,14 @@ pub fn values(trace: &Trace, location: &Location) -> ValueHistory {
         ..ValueHistory::default()
     };
     let mut seen = HashSet::new();
-    for (event, &site) in log.site.iter().enumerate() {
+    for (event, site) in log.sites().enumerate() {
         if !wanted.get(site as usize).copied().unwrap_or(false) {
             continue;
         }
         let point = ValuePoint {
             event: event as u32,
             seq: log.seq_of(event),
-            thread: log.thread.get(event).copied().unwrap_or(u32::MAX),
+            thread: log.thread_of(event).unwrap_or(u32::MAX),
             data_id: site,
             text: value_text(log, event),
             number: number_of(log, event),

@@ -29,12 +29,12 @@ enum Target {
 }
 
 fn kind(log: &EventLog, event: u32) -> &str {
-    let site = log.site.get(event as usize).copied().unwrap_or(u32::MAX);
+    let site = log.site_of(event as usize).unwrap_or(u32::MAX);
     event_type(log, site)
 }
 
 fn value(log: &EventLog, event: u32) -> Option<i64> {
-    log.value.get(event as usize).copied()
+    log.value_of(event as usize)
 }
 
 /// The event `back` places before `event` in its thread, if it has type `want`.
@@ -59,7 +59,7 @@ fn value_event(log: &EventLog, steps: &Stepper, event: u32) -> Option<u32> {
 
 /// What the access whose value event is `event` touches, and whether it writes.
 fn target(log: &EventLog, steps: &Stepper, event: u32) -> Option<(Target, bool)> {
-    let site = *log.site.get(event as usize)?;
+    let site = log.site_of(event as usize)?;
     // An instance field is named by the class the bytecode names (a
     // subclass reading an inherited field names itself): the object and
     // the name identify it. A static field needs its class.

@@ -46,7 +46,7 @@ pub struct LineValues {
 /// Events per data id.
 fn counts(log: &EventLog) -> Vec<u32> {
     let mut counts = vec![0u32; log.site_type.len()];
-    for &site in &log.site {
+    for site in log.sites() {
         if let Some(count) = counts.get_mut(site as usize) {
             *count += 1;
         }
@@ -107,7 +107,7 @@ pub fn line_values(log: &EventLog, method: u32) -> Vec<LineValues> {
         }
     }
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); entries.len()];
-    for (event, &site) in log.site.iter().enumerate() {
+    for (event, site) in log.sites().enumerate() {
         let at = slot_of.get(site as usize).copied().unwrap_or(usize::MAX);
         if let (Some(entry), Some(seen)) = (entries.get_mut(at), seen.get_mut(at)) {
             let text = value_text(log, event);

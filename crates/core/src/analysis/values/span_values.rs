@@ -46,10 +46,10 @@ pub fn span_values(trace: &Trace, thread: u32, span: u32, limit: usize) -> Vec<S
         if log.seq_of(event) >= end || out.len() >= limit {
             break;
         }
-        if log.thread.get(event) != Some(&thread) {
+        if log.thread_of(event) != Some(thread) {
             continue;
         }
-        let site = log.site.get(event).copied().unwrap_or(u32::MAX);
+        let site = log.site_of(event).unwrap_or(u32::MAX);
         let role = log.site_role.get(site as usize).copied();
         if role == Some(site_role::ENTRY) && event != first {
             level += 1;

@@ -23,12 +23,12 @@ pub struct Stepper {
 impl Stepper {
     /// Indexes `log`.
     pub fn new(log: &EventLog) -> Self {
-        let threads = log.thread.iter().max().map_or(0, |&t| t as usize + 1);
+        let threads = log.threads().max().map_or(0, |t| t as usize + 1);
         let mut by_thread: Vec<Vec<u32>> = vec![Vec::new(); threads];
         let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); threads];
         let mut position = Vec::with_capacity(log.len());
         let mut depth = Vec::with_capacity(log.len());
-        for (event, (&thread, &site)) in log.thread.iter().zip(&log.site).enumerate() {
+        for (event, (thread, site)) in log.threads().zip(log.sites()).enumerate() {
             let (Some(events), Some(stack)) = (
                 by_thread.get_mut(thread as usize),
                 stacks.get_mut(thread as usize),
@@ -60,7 +60,7 @@ impl Stepper {
         }
         Stepper {
             by_thread,
-            thread: log.thread.clone(),
+            thread: log.threads().collect(),
             position,
             depth,
         }

@@ -62,8 +62,8 @@ pub fn has_value(log: &EventLog, site: u32) -> bool {
 
 /// Appends event `event`'s value as LogPrinter prints it after `Value=`.
 pub fn write_value(log: &EventLog, event: usize, out: &mut String) {
-    let site = log.site.get(event).copied().unwrap_or(u32::MAX) as usize;
-    let value = log.value.get(event).copied().unwrap_or(0);
+    let site = log.site_of(event).unwrap_or(u32::MAX) as usize;
+    let value = log.value_of(event).unwrap_or(0);
     match log.site_value.get(site).copied().unwrap_or(value_form::RAW) {
         value_form::OBJECT => {
             let _ = write!(out, "{value},objectType=");
@@ -92,11 +92,11 @@ const CAUSES_SHOWN: usize = 4;
 /// string's content (quoted) or an exception's message, then its causes
 /// (`; cause: <type>@<id>: <message>`). `None` for other values.
 pub fn value_detail(log: &EventLog, event: usize) -> Option<String> {
-    let site = *log.site.get(event)? as usize;
+    let site = log.site_of(event)? as usize;
     if log.site_value.get(site) != Some(&value_form::OBJECT) {
         return None;
     }
-    let (text, mut cause) = log.object_info(*log.value.get(event)?)?;
+    let (text, mut cause) = log.object_info(log.value_of(event)?)?;
     let mut out = text.to_owned();
     for _ in 0..CAUSES_SHOWN {
         if cause == 0 {
@@ -117,8 +117,8 @@ pub fn value_detail(log: &EventLog, event: usize) -> Option<String> {
 /// floats, doubles; not objects, booleans or a void return). Floats and
 /// doubles of 0.4 recordings are raw bits, as that reader prints them.
 pub fn number_of(log: &EventLog, event: usize) -> Option<f64> {
-    let site = *log.site.get(event)? as usize;
-    let value = *log.value.get(event)?;
+    let site = log.site_of(event)? as usize;
+    let value = log.value_of(event)?;
     match *log.site_value.get(site)? {
         value_form::RAW => Some(value as f64),
         value_form::FLOAT => Some(f64::from(f32::from_bits(value as u32))),

@@ -403,6 +403,8 @@ impl Decoder for SeloggerDecoder {
         self.recording
             .report_ignored(&mut replay.builder, "SELogger output");
         let mut log = std::mem::take(&mut replay.log);
+        // Before the builder's own finishing work, so the two peaks do not add.
+        log.compact_threads();
         let mut trace = replay.builder.finish();
         if !streams.is_empty() {
             std::mem::take(&mut self.printer).fill(&mut log);

@@ -139,7 +139,7 @@ impl PrinterTables {
     pub fn fill(mut self, log: &mut EventLog) {
         // A row the replay could read but this reader could not still has
         // its events in the log: it gets a missing site.
-        let needed = log.site.iter().max().map_or(0, |&site| site as usize + 1);
+        let needed = log.sites().max().map_or(0, |site| site as usize + 1);
         if self.sites.len() < needed {
             self.sites.resize_with(needed, || None);
         }

@@ -95,21 +95,25 @@ impl Details {
         for i in 1..next.len() {
             next[i] += next[i - 1];
         }
-        let n = self.owner.len();
-        let mut owner = vec![0; n];
-        let mut shape = vec![0; n];
-        let mut first = vec![0; n];
-        for at in 0..n {
-            let slot = &mut next[self.owner[at] as usize];
-            let to = *slot as usize;
+        // Where each group goes; the columns are then permuted in place,
+        // cycle by cycle, so finishing holds one extra column, not three.
+        let mut dest: Vec<u32> = Vec::with_capacity(self.owner.len());
+        for &owner in &self.owner {
+            let slot = &mut next[owner as usize];
+            dest.push(*slot);
             *slot += 1;
-            owner[to] = self.owner[at];
-            shape[to] = self.shape[at];
-            first[to] = self.first[at];
         }
-        self.owner = owner;
-        self.shape = shape;
-        self.first = first;
+        drop(next);
+        for at in 0..dest.len() {
+            // Each swap puts the group at `at` in its final place `to`.
+            while dest[at] as usize != at {
+                let to = dest[at] as usize;
+                self.owner.swap(at, to);
+                self.shape.swap(at, to);
+                self.first.swap(at, to);
+                dest.swap(at, to);
+            }
+        }
     }
 
     /// [`Details::sort_by_owner`] by sorting (owner, position) keys.

@@ -75,7 +75,7 @@ impl LogPrinterRows {
             if log.seq_of(event as usize) >= to {
                 break;
             }
-            let thread = log.thread.get(event as usize).copied().unwrap_or(NONE);
+            let thread = log.thread_of(event as usize).unwrap_or(NONE);
             if threads.as_ref().is_some_and(|t| !t.contains(&thread)) {
                 continue;
             }
@@ -111,7 +111,7 @@ async fn spans_of_events(trace: &Trace, meter: &Meter) -> Vec<u32> {
     let mut next_span = vec![0usize; trace.threads.len()];
     let mut open: Vec<Vec<u32>> = vec![Vec::new(); trace.threads.len()];
     let mut out = Vec::with_capacity(log.len());
-    for (event, &thread) in log.thread.iter().enumerate() {
+    for (event, thread) in log.threads().enumerate() {
         meter.tick().await;
         let time = log.seq_of(event);
         let t = thread as usize;
@@ -148,14 +148,14 @@ async fn spans_of_events(trace: &Trace, meter: &Meter) -> Vec<u32> {
 /// Each METHOD_ENTRY row → the row of the exit of the same method span.
 fn exits_of_entries(log: &EventLog, rows: &[u32], span_of_event: &[u32]) -> FastMap<u32, u32> {
     let role_of = |event: usize| {
-        let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
+        let site = log.site_of(event).unwrap_or(NONE) as usize;
         log.site_role
             .get(site)
             .copied()
             .unwrap_or(site_role::MISSING)
     };
     let key = |event: usize| {
-        let thread = log.thread.get(event).copied().unwrap_or(NONE);
+        let thread = log.thread_of(event).unwrap_or(NONE);
         let span = span_of_event.get(event).copied().unwrap_or(NONE);
         (thread, span)
     };
@@ -181,8 +181,8 @@ fn exits_of_entries(log: &EventLog, rows: &[u32], span_of_event: &[u32]) -> Fast
 /// Appends `Event.toString()` of event `event`: the line without the place.
 fn write_event(trace: &Trace, event: usize, out: &mut String) {
     let log = &trace.event_log;
-    let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
-    let thread = log.thread.get(event).copied().unwrap_or(NONE) as usize;
+    let site = log.site_of(event).unwrap_or(NONE) as usize;
+    let thread = log.thread_of(event).unwrap_or(NONE) as usize;
     let text = |column: &[u32]| column.get(site).map_or("", |&id| log.text(id));
     let _ = write!(
         out,
@@ -214,7 +214,7 @@ fn write_event(trace: &Trace, event: usize, out: &mut String) {
 /// Appends `,<Class>:<method>,<source>:<line>:<instruction index>`.
 fn write_place(trace: &Trace, event: usize, out: &mut String) {
     let log = &trace.event_log;
-    let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
+    let site = log.site_of(event).unwrap_or(NONE) as usize;
     let method = log.site_method.get(site).copied().unwrap_or(NONE) as usize;
     let method_text = |column: &[u32]| column.get(method).map_or("null", |&id| log.text(id));
     let number = |column: &[u32]| column.get(site).map_or(0, |&n| n as i32);
@@ -243,7 +243,7 @@ impl Rows for LogPrinterRows {
         };
         if param {
             let log = &trace.event_log;
-            let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
+            let site = log.site_of(event).unwrap_or(NONE) as usize;
             let index = log.site_param_index.get(site).map_or(-1, |&i| i as i32);
             let _ = write!(out, "  param[{index}] ");
             write_event(trace, event, out);
@@ -258,7 +258,7 @@ impl Rows for LogPrinterRows {
             return RowInfo::new(RowKind::Note);
         };
         let log = &trace.event_log;
-        let site = log.site.get(event).copied().unwrap_or(NONE) as usize;
+        let site = log.site_of(event).unwrap_or(NONE) as usize;
         let closed_by = self.exit_of_entry.get(&(row as u32)).map(|&r| r as usize);
         let kind = match log.site_role.get(site).copied() {
             _ if param => RowKind::Continuation,
@@ -266,7 +266,7 @@ impl Rows for LogPrinterRows {
             Some(site_role::EXIT) => RowKind::Exit,
             _ => RowKind::Event,
         };
-        let thread = log.thread.get(event).copied();
+        let thread = log.thread_of(event);
         let span = self
             .span_of_event
             .get(event)
@@ -300,7 +300,7 @@ impl Rows for LogPrinterRows {
         } else {
             log.seq.partition_point(|&seq| seq < start)
         };
-        if log.seq_of(event) != start || log.thread.get(event) != Some(&thread) {
+        if log.seq_of(event) != start || log.thread_of(event) != Some(thread) {
             return None;
         }
         let row = *self.row_of_event.get(event)?;

@@ -88,18 +88,13 @@ impl<'a> ReaderOrder<'a> {
     }
 
     fn role(&self, event: u32) -> u8 {
-        let site = self
-            .log
-            .site
-            .get(event as usize)
-            .copied()
-            .unwrap_or(u32::MAX);
+        let site = self.log.site_of(event as usize).unwrap_or(u32::MAX);
         let role = self.log.site_role.get(site as usize).copied();
         role.unwrap_or(site_role::MISSING)
     }
 
     fn thread(&self, event: u32) -> Option<u32> {
-        self.log.thread.get(event as usize).copied()
+        self.log.thread_of(event as usize)
     }
 
     /// The search `event` starts, if it takes parameters and has not
@@ -108,7 +103,7 @@ impl<'a> ReaderOrder<'a> {
         if self.linked.contains_key(&event) {
             return None;
         }
-        let site = *self.log.site.get(event as usize)? as usize;
+        let site = self.log.site_of(event as usize)? as usize;
         let (param_role, wanted) = match self.role(event) {
             site_role::ENTRY => {
                 let method = *self.log.site_method.get(site)? as usize;
