@@ -31,10 +31,13 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 /// (2 MiB in Chromium) in another process while the decoder works on the
 /// last chunk, but only up to the pipe's size: a chunk well below that is
 /// ready when asked for, where an 8 MiB chunk left the worker waiting for
-/// most of each read (a quarter of the SELogger worker's time). Each
-/// chunk is held up to three times (the reader's buffer, the copy in wasm
-/// memory and the decoder's carry-over).
-const CHUNK_BYTES: u32 = 512 << 10;
+/// most of each read (a quarter of the SELogger worker's time). 1 MiB
+/// against 512 KiB: 110 MB SELogger, SWAP and sp-rtrace inputs decoded
+/// 5–10 % faster (fewer waits a byte), with no more memory measured
+/// (docs/performance.md, session 14). Each chunk is held up to three
+/// times (the reader's buffer, the copy in wasm memory and the decoder's
+/// carry-over).
+const CHUNK_BYTES: u32 = 1 << 20;
 
 /// Progress is posted after this many bytes (and at every file), not per
 /// chunk: each message costs the page a redraw of the progress bar.
