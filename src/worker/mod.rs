@@ -31,12 +31,10 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 /// (2 MiB in Chromium) in another process while the decoder works on the
 /// last chunk, but only up to the pipe's size: a chunk well below that is
 /// ready when asked for, where an 8 MiB chunk left the worker waiting for
-/// most of each read (a quarter of the SELogger worker's time). 1 MiB
-/// against 512 KiB: 110 MB SELogger, SWAP and sp-rtrace inputs decoded
-/// 5–10 % faster (fewer waits a byte), with no more memory measured
-/// (docs/performance.md, session 14). Each chunk is held up to three
-/// times (the reader's buffer, the copy in wasm memory and the decoder's
-/// carry-over).
+/// most of each read (a quarter of the SELogger worker's time); 1 MiB
+/// decoded 5–10 % faster than 512 KiB, with no more memory (session 14).
+/// Each chunk is held up to three times (the reader's buffer, the copy in
+/// wasm memory and the decoder's carry-over).
 const CHUNK_BYTES: u32 = 1 << 20;
 
 /// Progress is posted after this many bytes (and at every file), not per
@@ -233,10 +231,10 @@ async fn decode(
         return Ok(Decoded::NotSplit);
     }
     // Does another worker post pictures of the same load?
-    let mut pictures_shared = false;
+    let mut beat = preview::Beat::Alone;
     if parts > 1 && decoder.parts_pay_off() {
         let split = decoder.keep_part(part, parts);
-        pictures_shared = split && !decoder.joins_parts();
+        beat = preview::Beat::when_shared(split && !decoder.joins_parts());
         if split && decoder.joins_parts() {
             match job.join_slot {
                 // The shared-memory build: the parts meet in the join slot.
@@ -263,11 +261,6 @@ async fn decode(
             return Ok(Decoded::NotSplit);
         }
     }
-    let beat = if pictures_shared {
-        preview::Beat::Shared
-    } else {
-        preview::Beat::Alone
-    };
     let mut previews = preview::Previews::new(request.preview, job.started, beat);
     let cancelled = || job.cancelled();
     let (read, total) = feed(

@@ -33,6 +33,15 @@ pub enum Beat {
 }
 
 impl Beat {
+    /// [`Beat::Shared`] when another worker posts pictures too.
+    pub fn when_shared(shared: bool) -> Beat {
+        if shared {
+            Beat::Shared
+        } else {
+            Beat::Alone
+        }
+    }
+
     fn every_ms(self) -> f64 {
         match self {
             Beat::Shared => 250.0,
