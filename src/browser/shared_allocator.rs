@@ -48,7 +48,9 @@ unsafe impl GlobalAlloc for SharedAllocator {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if layout.size() < COPY_OUTSIDE_FROM {
+        // A block that shrinks stays where it is and gives its tail back:
+        // nothing is copied, and no second block is taken for a moment.
+        if layout.size() < COPY_OUTSIDE_FROM || new_size <= layout.size() {
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
         // SAFETY: the caller guarantees `new_size`, rounded up to the

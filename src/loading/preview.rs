@@ -70,7 +70,7 @@ impl Partial {
 
 /// `partial` with its waiting picture drawn (a new `loaded`), once
 /// [`MIN_GAP_MS`] has passed since the last; else `partial` as it was.
-pub fn draw_waiting(partial: Partial, label: &str) -> Partial {
+pub fn draw_waiting(mut partial: Partial, label: &str) -> Partial {
     let now = crate::browser::now();
     if !partial.waiting || now - partial.made_at < MIN_GAP_MS {
         return Partial {
@@ -78,7 +78,7 @@ pub fn draw_waiting(partial: Partial, label: &str) -> Partial {
             ..partial
         };
     }
-    match indexed(&partial.parts, label) {
+    match indexed(&mut partial.parts, label) {
         Some(loaded) => Partial {
             loaded: Rc::new(loaded),
             number: partial.number + 1,
@@ -141,7 +141,7 @@ pub fn take_in(
         }),
         last => {
             let number = last.map_or(0, |(_, number, ..)| number + 1);
-            let loaded = Rc::new(indexed(&parts, label)?);
+            let loaded = Rc::new(indexed(&mut parts, label)?);
             // A timer set for a picture now drawn is dropped (cancelled) here.
             drop(due);
             Some(Partial {
@@ -156,9 +156,16 @@ pub fn take_in(
     }
 }
 
-/// The latest pictures of every part, put together and indexed.
-fn indexed(parts: &[Option<Trace>], label: &str) -> Option<Loaded> {
-    let trace = merge_previews(parts.iter().flatten().cloned().collect())?;
+/// The latest pictures of every part, put together and indexed. A lone
+/// worker's picture is moved, not copied: no other part's next picture
+/// needs it, and a copy kept beside the drawn one is memory at the load's
+/// peak.
+fn indexed(parts: &mut [Option<Trace>], label: &str) -> Option<Loaded> {
+    let pictures = match parts {
+        [only] => only.take().into_iter().collect(),
+        parts => parts.iter().flatten().cloned().collect(),
+    };
+    let trace = merge_previews(pictures)?;
     let index = trace
         .threads
         .iter()

@@ -297,6 +297,7 @@ impl LoadSlot {
         ) {
             Ok(job) => {
                 self.job = Some(job);
+                super::spare::let_go();
                 LoadStep::Changed
             }
             Err(message) => self.fail(message),

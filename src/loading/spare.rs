@@ -47,6 +47,18 @@ pub fn keep(count: usize) {
     });
 }
 
+/// Stops the workers still waiting once a load has taken the ones it needs:
+/// an idle worker holds memory of its own (its JavaScript engine and stack),
+/// and during a load that memory adds to the load's peak. The page starts
+/// them again once it is idle (`client::start_spares`).
+pub fn let_go() {
+    SPARES.with_borrow_mut(|spares| {
+        for spare in spares.drain(..) {
+            spare.worker.terminate();
+        }
+    });
+}
+
 /// A started worker and whether it is already listening: a waiting one when
 /// there is one, else a new one.
 pub fn take() -> Result<(Worker, bool), String> {

@@ -14,7 +14,8 @@ const { test } = require('node:test');
 const { openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const REPO = path.resolve(__dirname, '../..');
-const SHOTS = [path.join(REPO, 'docs/views')];
+const SHOTS = [path.join(__dirname, 'out', 'views')];
+if (process.env.FLAMEDROP_UPDATE_DOCS) SHOTS.push(path.join(REPO, 'docs', 'views'));
 const MB = 150;
 
 /** The generated input, made once per machine (kept in the temp folder). */

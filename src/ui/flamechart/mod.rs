@@ -290,6 +290,15 @@ impl Component for FlameChart {
         if let Some((observer, _)) = &self.observer {
             observer.disconnect();
         }
+        // A canvas's pixels live until the element is collected; a chart
+        // replaced by another (the loading picture by the whole trace) would
+        // hold its own beside the new chart's at the load's memory peak.
+        for canvas in [&self.canvas, &self.minimap] {
+            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                canvas.set_width(0);
+                canvas.set_height(0);
+            }
+        }
     }
 }
 
