@@ -39,8 +39,13 @@ async function handOffPhases(page) {
   return ['worker columns', 'page columns', 'page merge'].filter((name) => names.includes(name));
 }
 
-/** `self.crossOriginIsolated` in every worker the page started (the decoding workers). */
+/** `self.crossOriginIsolated` in every worker the page started (the decoding workers). A load's
+ * workers end with it and idle ones stop while it runs, so after a load this waits for the
+ * workers the page starts for the next one (a few seconds after the trace is shown). */
 async function workersIsolated(page) {
+  for (let waited = 0; waited < 10_000 && page.workers().length === 0; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const workers = page.workers();
   assert.ok(workers.length > 0, 'the page started no worker');
   return Promise.all(workers.map((w) => w.evaluate(() => self.crossOriginIsolated && typeof SharedArrayBuffer === 'function')));
