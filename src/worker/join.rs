@@ -6,7 +6,9 @@
 //! hand-over in and builds the whole trace. When there is nothing to take
 //! over (part 1 failed, or could not split) or it does not join exactly,
 //! part 0 decodes the input whole, as the native driver does: never a
-//! wrong trace. Cancel is looked at between chunks and while waiting.
+//! wrong trace. Cancel is looked at between chunks and while waiting. Part
+//! 0 posts pictures of its calls while it reads, and one of the whole
+//! input's once joined (`Decoder::preview`); part 1 posts none.
 
 use super::{feed, open_decoder, post, preview, probe, Clock, Job};
 use crate::wire::join::JoinSlot;
@@ -25,6 +27,8 @@ pub struct Joint<'a> {
     pub slot: &'a JoinSlot,
     pub part: usize,
     pub parts: usize,
+    /// The page asked for pictures while decoding.
+    pub preview: bool,
 }
 
 /// How a part of a joined decode ended.
@@ -48,7 +52,10 @@ impl Joint<'_> {
         clock: &mut Clock,
     ) -> Result<Ready, String> {
         let cancelled = || job.cancelled();
-        let mut previews = preview::Previews::new(false, job.started, preview::Beat::Shared);
+        // Only part 0 draws: part 1's calls get their numbers (the time)
+        // only when part 0 joins them, so its pictures could not be placed.
+        let wanted = self.preview && self.part == 0;
+        let mut previews = preview::Previews::new(wanted, job.started, preview::Beat::Alone);
         let stretch = Some((self.part, self.parts));
         let fed = feed(
             decoder.as_mut(),
@@ -84,8 +91,10 @@ impl Joint<'_> {
         clock.lap("worker join");
         if let Err(why) = joined {
             web_sys::console::info_1(&format!("decoding the input whole: {why}").into());
-            return whole(files, selection, job, clock).await;
+            return whole(files, selection, (job, wanted), clock).await;
         }
+        // The whole input's calls, drawn while the trace is built from them.
+        previews.now(decoder.as_ref());
         super::post_building(read, total);
         Ok(Ready::ToFinish(decoder, 1))
     }
@@ -115,13 +124,13 @@ impl Joint<'_> {
 async fn whole(
     files: &[InputFile],
     selection: &Selection,
-    job: &Job<'_>,
+    (job, wanted): (&Job<'_>, bool),
     clock: &mut Clock,
 ) -> Result<Ready, String> {
     let mut decoder = open_decoder(probe(files).await?).map_err(|e| e.to_string())?;
     decoder.keep_only(selection);
     let cancelled = || job.cancelled();
-    let mut previews = preview::Previews::new(false, job.started, preview::Beat::Shared);
+    let mut previews = preview::Previews::new(wanted, super::now(), preview::Beat::Alone);
     let (read, total) = feed(
         decoder.as_mut(),
         files,

@@ -239,7 +239,12 @@ async fn decode(
             match job.join_slot {
                 // The shared-memory build: the parts meet in the join slot.
                 Some(slot) => {
-                    let joint = join::Joint { slot, part, parts };
+                    let joint = join::Joint {
+                        slot,
+                        part,
+                        parts,
+                        preview: request.preview,
+                    };
                     return match joint.decode(decoder, &files, selection, job, clock).await? {
                         join::Ready::HandedOver { read, total } => {
                             Ok(Decoded::HandedOver { read, total })
@@ -375,7 +380,7 @@ async fn feed(
             file: file.path.clone(),
         });
         let failed = |e: String| format!("could not read {}: {e}", file.path);
-        let blob = part_of(file, decoder.start_of(index)).map_err(failed)?;
+        let blob = reader::from_byte(&file.blob, decoder.start_of(index)).map_err(failed)?;
         let mut reader = reader::ChunkReader::new(&blob, CHUNK_BYTES);
         let mut posted = read;
         loop {
@@ -415,18 +420,6 @@ async fn feed(
         clock.add("worker previews", previews.spent_ms);
     }
     Ok((read, total))
-}
-
-/// `file` from byte `from` on: a part given a stretch of the file starts
-/// reading where it begins.
-fn part_of(file: &InputFile, from: u64) -> Result<web_sys::Blob, String> {
-    match from {
-        0 => Ok(file.blob.clone()),
-        from => file
-            .blob
-            .slice_with_f64(from as f64)
-            .map_err(|e| format!("{e:?}")),
-    }
 }
 
 /// The bytes of `file`, the `at`-th planned, that this part will read: all

@@ -1,7 +1,7 @@
 //! The pictures a worker posts while it decodes: on a fixed [`Beat`] (the
 //! first [`FIRST_MS`] after the request arrived), what the decoder has built
-//! so far, reduced by `TraceBuilder::preview` to a few thousand spans per
-//! thread and sent as one transferred buffer, so that the page can draw the
+//! so far, reduced by `Decoder::preview` (`TraceBuilder::preview` for most
+//! formats) to a few thousand spans per thread and sent as one transferred buffer, so that the page can draw the
 //! timeline long before the whole trace is ready.
 
 use super::{now, post_transfer};
@@ -76,17 +76,25 @@ impl Previews {
 
     /// Posts a picture of what `decoder` built so far, when one is due.
     pub fn tick(&mut self, decoder: &dyn Decoder) {
-        if !self.wanted {
-            return;
+        if self.wanted && now() >= self.next_at {
+            self.post(decoder);
         }
+    }
+
+    /// Posts a picture of what `decoder` holds now, due or not: part 0 of
+    /// a joined decode once it joined part 1 (the whole input, while the
+    /// trace is built).
+    pub fn now(&mut self, decoder: &dyn Decoder) {
+        if self.wanted {
+            self.post(decoder);
+        }
+    }
+
+    fn post(&mut self, decoder: &dyn Decoder) {
         let at = now();
-        if at < self.next_at {
-            return;
-        }
-        let Some(builder) = decoder.building() else {
+        let Some(picture) = decoder.preview(&mut self.cursor, &PreviewLimits::default()) else {
             return;
         };
-        let picture = builder.preview(&mut self.cursor, &PreviewLimits::default());
         let bytes = codec::encode(&picture);
         drop(picture);
         let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);

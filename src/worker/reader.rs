@@ -1,4 +1,5 @@
-//! Reading files into wasm memory: a byte range of a `Blob` ([`read_into`]),
+//! Reading files into wasm memory: a byte range of a `Blob` ([`read_into`],
+//! [`from_byte`]),
 //! the first bytes of many at once ([`read_heads`]), and a whole file in chunks through one
 //! reusable buffer ([`ChunkReader`]).
 
@@ -24,6 +25,17 @@ pub async fn read_into(
     out.resize(bytes.length() as usize, 0);
     bytes.copy_to(out);
     Ok(())
+}
+
+/// `blob` from byte `from` on: a part given a stretch of a file starts
+/// reading where it begins.
+pub fn from_byte(blob: &web_sys::Blob, from: u64) -> Result<web_sys::Blob, String> {
+    match from {
+        0 => Ok(blob.clone()),
+        from => blob
+            .slice_with_f64(from as f64)
+            .map_err(|e| format!("{e:?}")),
+    }
 }
 
 /// The first `len` bytes of every blob (fewer for a shorter one), all asked

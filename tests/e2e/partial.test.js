@@ -3,7 +3,10 @@
 // "Loading — partial picture" mark (body[data-partial=yes], state still 'loading'), without the
 // aggregated views; the whole trace replaces it at the end. Cancel works during that phase, and
 // `?preview=0` turns the pictures off. The input is generated (bench/make-big.js: a real SELogger
-// recording's events repeated to 150 MB), big enough that decoding lasts seconds here.
+// recording's events repeated to 150 MB), big enough that decoding lasts seconds here. sp-rtrace,
+// whose decoder makes its pictures from the calls it collected (it builds spans only at the end),
+// has its own case: the c-leaks recording's calls repeated to 110 MB, decoded by two workers that
+// part 0 joins when the page is isolated, by one worker otherwise.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -11,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { test } = require('node:test');
-const { openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
+const { ISOLATED, openEmpty, saveShots, waitForState, withPage } = require('./lib.js');
 
 const REPO = path.resolve(__dirname, '../..');
 const SHOTS = [path.join(__dirname, 'out', 'views')];
@@ -28,6 +31,17 @@ function bigInput() {
     execFileSync(process.execPath, [path.join(REPO, 'bench/make-big.js'), 'selogger', src, dir, String(MB)]);
   }
   return dir;
+}
+
+/** The c-leaks sp-rtrace recording with its calls repeated to about `mb` MB, made once per machine. */
+function bigRtrace(mb) {
+  const file = path.join(os.tmpdir(), `flamedrop-e2e-partial-rtrace-${mb}`, 'grown.rtrace');
+  if (!fs.existsSync(file) || fs.statSync(file).size < mb * 1e6 * 0.99) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const src = path.join(REPO, 'tests/fixtures/rtrace/c-leaks/20315-0.rtrace');
+    execFileSync(process.execPath, [path.join(REPO, 'bench/make-big.js'), 'rtrace', src, file, String(mb)]);
+  }
+  return file;
 }
 
 /** Canvas pixels of the timeline (or of the canvas `selector`) that differ from its top-left pixel. */
@@ -85,6 +99,39 @@ test('a big input shows a partial timeline, marked as loading, before the whole 
     await page.waitForFunction(() => window.flamedrop.lanes().length > 0, null, { timeout: 30_000 });
     assert.ok((await ink(page)) > 500, 'the whole trace draws');
     t.diagnostic(`first partial ${Math.round(timings.first_partial_ms)} ms, ${timings.partial_draws_ms.length} pictures, full chart ${Math.round(timings.first_draw_ms)} ms, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  }));
+
+test('a big sp-rtrace file shows a partial timeline of its calls before the whole trace', (t) =>
+  withPage(t, async ({ page, base }) => {
+    const file = bigRtrace(110);
+    await openEmpty(page, base);
+    await page.setInputFiles('#open-files', file);
+    await waitForPartial(page);
+    await page.waitForFunction(() => window.flamedrop.timings().first_partial_ms != null, null, { timeout: 30_000, polling: 20 });
+    assert.match(await page.textContent('#partial-mark'), /Loading — partial/);
+    assert.ok(await page.isVisible('#cancel'), 'Cancel is on the page during the partial phase');
+    assert.equal(await page.$$eval('.view-controls, .sidebar', (e) => e.length), 0, 'views that need the whole trace are offered');
+    // One lane, the process's calls, a few thousand of them at most whatever was decoded.
+    const drawn = await page.evaluate(() => {
+      const chart = document.querySelector('section.partial .partial-chart');
+      return { calls: Number(chart?.title.match(/^(\d+) calls/)?.[1] ?? NaN), note: document.querySelector('.partial-note')?.textContent ?? '' };
+    });
+    assert.match(drawn.note, /\b1 lanes so far/, drawn.note);
+    assert.ok(drawn.calls > 0 && drawn.calls <= 8192, `${drawn.calls} calls drawn`);
+    assert.ok((await ink(page)) > 500, 'the partial timeline draws the calls');
+    if (await page.evaluate(() => document.body.dataset.partial === 'yes')) {
+      await saveShots(page, SHOTS, 'partial-rtrace.png');
+    }
+    await waitForState(page, 'ready', 120_000);
+    assert.equal(await page.evaluate(() => document.body.dataset.partial), 'no');
+    const timings = await page.evaluate(() => window.flamedrop.timings());
+    assert.ok(timings.first_partial_ms < timings.first_draw_ms, 'the partial picture came first');
+    // Isolated, two workers decode it and part 0 joins part 1 (the pictures are part 0's).
+    assert.equal(timings.parts, ISOLATED ? 2 : 1, 'parts decoded');
+    await page.waitForFunction(() => window.flamedrop.lanes().length > 0, null, { timeout: 30_000 });
+    const draws = timings.partial_draws_ms;
+    const gaps = draws.slice(1).map((at, i) => at - draws[i]);
+    t.diagnostic(`sp-rtrace: first partial ${Math.round(timings.first_partial_ms)} ms, ${draws.length} pictures, gaps ${gaps.map(Math.round).join(', ')} ms, full chart ${Math.round(timings.first_draw_ms)} ms, parts ${timings.parts}, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   }));
 
 /** The number of the picture on screen (0, 1, …) and the progress bar's value and maximum. */

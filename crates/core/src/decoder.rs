@@ -5,7 +5,7 @@
 //! This module sits at the bottom: it knows no format and no driver, so every
 //! decoder can depend on it without depending on the others.
 
-use crate::model::{Format, Trace, TraceBuilder};
+use crate::model::{Format, PreviewCursor, PreviewLimits, Trace, TraceBuilder};
 use std::fmt;
 
 /// Bytes of a file's start that detection looks at.
@@ -157,6 +157,15 @@ pub trait Decoder {
     /// a decoder that builds everything at the end.
     fn building(&self) -> Option<&TraceBuilder> {
         None
+    }
+    /// A picture of what was decoded so far, reduced to `limits`, for the
+    /// timeline to draw before decoding ends; `cursor` (the same one for
+    /// every picture of this decode) remembers what earlier pictures looked
+    /// at. By default the builder's ([`Decoder::building`]) preview; a
+    /// decoder that builds its spans only at the end makes it from what it
+    /// collected (sp-rtrace). `None`: no picture now.
+    fn preview(&self, cursor: &mut PreviewCursor, limits: &PreviewLimits) -> Option<Trace> {
+        self.building().map(|b| b.preview(cursor, limits))
     }
 }
 

@@ -9,7 +9,8 @@
 //! tables and name the frames of the modules they match (`elf.rs`,
 //! `modules.rs`). Facts: `specs/notes/sp-rtrace.md`. A big file can be
 //! decoded in parts side by side, joined before the calls are built
-//! (`parts.rs`, `joining.rs`).
+//! (`parts.rs`, `joining.rs`). While it decodes, pictures of the calls so
+//! far are made from the session (`picture.rs`).
 
 mod call_details;
 mod calls;
@@ -23,13 +24,14 @@ mod matching;
 mod modules;
 mod packets;
 mod parts;
+mod picture;
 mod postproc_buffer;
 mod said;
 mod session;
 mod tables;
 
 use crate::decoder::{file_name, Decoder, FileProbe, PartHandOver};
-use crate::model::{Format, Severity, TimeUnit, Trace, TraceBuilder};
+use crate::model::{Format, PreviewCursor, PreviewLimits, Severity, TimeUnit, Trace, TraceBuilder};
 use events::{end_framing, handle, is_damage};
 use framing::Framer;
 use handshake::HandshakeError;
@@ -342,8 +344,14 @@ impl Decoder for RtraceDecoder {
         Format::SpRtrace
     }
 
-    fn building(&self) -> Option<&crate::model::TraceBuilder> {
-        Some(&self.builder)
+    /// The calls so far (`picture.rs`: read by index, so no cursor); none
+    /// from a part after the first, whose calls' numbers (their times) are
+    /// known only once part 0 has joined it.
+    fn preview(&self, _: &mut PreviewCursor, limits: &PreviewLimits) -> Option<Trace> {
+        if self.part.as_ref().is_some_and(|p| p.index > 0) {
+            return None;
+        }
+        Some(picture::picture(self.session.as_ref()?, limits))
     }
 
     fn plan(&self) -> Vec<usize> {
@@ -459,14 +467,9 @@ impl Decoder for RtraceDecoder {
             None => postproc_buffer.and_then(|b| b.finish()),
         };
         tables::metadata(&session, &mut builder);
-        let (pid, name) = session
-            .process
-            .as_ref()
-            .map_or((String::from("?"), String::from("process")), |p| {
-                (p.pid.to_string(), p.name.clone())
-            });
+        let (pid, name, lane) = picture::lane_names(&session);
         let process = builder.process(&pid, &name);
-        let thread = builder.thread(process, &pid, &format!("{name} (all threads)"));
+        let thread = builder.thread(process, &pid, &lane);
         builder.count_events(thread, session.calls.len() as u64);
         if session.mappings.is_empty() && !session.calls.is_empty() {
             builder.diagnose(Severity::Info, "no-mappings", None, None, 1, || {

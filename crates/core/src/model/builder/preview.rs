@@ -32,6 +32,18 @@ impl Default for PreviewLimits {
     }
 }
 
+impl PreviewLimits {
+    /// The width of a time bucket over the time range `range` (1 when
+    /// nothing was decoded yet).
+    pub fn bucket(&self, range: Option<(i64, i64)>) -> i64 {
+        range
+            .map_or(1, |(first, last)| {
+                last.saturating_sub(first) / i64::from(self.buckets.max(1))
+            })
+            .max(1)
+    }
+}
+
 /// What the previews of one trace remember between calls, so that each
 /// call looks only at the spans built since the last one (and at the spans
 /// it kept): a decoder's time is spent decoding, not re-reading its columns.
@@ -106,12 +118,7 @@ impl TraceBuilder {
             processes: source.processes.clone(),
             ..Trace::default()
         };
-        let bucket = source
-            .time_range()
-            .map_or(1, |(first, last)| {
-                last.saturating_sub(first) / i64::from(limits.buckets.max(1))
-            })
-            .max(1);
+        let bucket = limits.bucket(source.time_range());
         let levels = usize::from(limits.depths);
         if cursor.threads.len() < source.threads.len() {
             cursor
