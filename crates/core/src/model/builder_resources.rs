@@ -224,6 +224,33 @@ impl TraceBuilder {
         }
     }
 
+    /// Makes room for exactly `additional` more allocations of `resource`,
+    /// and for their context masks when `contexts` (a hint, like
+    /// [`TraceBuilder::reserve_spans`]).
+    pub fn reserve_allocations(
+        &mut self,
+        resource: ResourceRef,
+        additional: usize,
+        contexts: bool,
+    ) {
+        let Some(a) = self.trace.allocations.get_mut(resource) else {
+            return;
+        };
+        // A hint too big for this machine is simply not followed.
+        let _ = a.thread.try_reserve_exact(additional);
+        let _ = a.time.try_reserve_exact(additional);
+        let _ = a.size.try_reserve_exact(additional);
+        let _ = a.address.try_reserve_exact(additional);
+        let _ = a.stack.try_reserve_exact(additional);
+        let _ = a.free_time.try_reserve_exact(additional);
+        if contexts {
+            // The context column is made at the first mask, as long as the
+            // others: room for all of them.
+            let want = (a.len() + additional).saturating_sub(a.context.len());
+            let _ = a.context.try_reserve_exact(want);
+        }
+    }
+
     /// Adds a format-specific table.
     pub fn table(&mut self, table: Table) {
         self.trace.tables.push(table);

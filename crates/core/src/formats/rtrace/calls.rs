@@ -13,7 +13,7 @@
 use super::call_details::{set_bits, Caches, CallTexts, Words};
 use super::matching::{self, Planned, Step};
 use super::modules::Symbolizer;
-use super::packets::CALL_ALLOC;
+use super::reserve;
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -83,7 +83,12 @@ pub fn build(
     };
     building.live = building.slots.iter().map(|_| Vec::new()).collect();
     builder.reserve_spans(thread, session.calls.len() as u64);
-    builder.reserve_details(thread, detail_count(session, &plan));
+    let slots: Vec<_> = building
+        .slots
+        .iter()
+        .map(|s| (s.resource, s.counter))
+        .collect();
+    reserve::exactly(builder, session, &plan, thread, &slots);
     for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
         building.call(builder, index as u32, call, planned);
     }
@@ -295,30 +300,6 @@ impl Building<'_> {
 /// unsigned).
 fn block_size(call: &Call) -> u64 {
     u64::from(call.size as u32)
-}
-
-/// How many detail fields [`build`] writes: the columns are reserved for
-/// exactly that many, instead of growing (and copying) as they fill.
-fn detail_count(session: &Session, plan: &matching::Plan) -> u64 {
-    session
-        .calls
-        .iter()
-        .zip(&plan.calls)
-        .enumerate()
-        .map(|(index, (call, planned))| {
-            let arguments = session
-                .arguments
-                .get(&(index as u32))
-                .map_or(0, |args| args.len() as u64);
-            // call, resource, id, backtrace; size of allocations; one per
-            // context; the timestamp when recorded.
-            4 + u64::from(call.kind == CALL_ALLOC)
-                + u64::from(call.context.count_ones())
-                + u64::from(call.timestamp != 0)
-                + arguments
-                + u64::from(planned.step != Step::Undefined)
-        })
-        .sum()
 }
 
 /// One slot per RESR, in registration order; one default slot when the

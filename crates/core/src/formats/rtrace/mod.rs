@@ -24,6 +24,7 @@ mod modules;
 mod packets;
 mod parts;
 mod postproc_buffer;
+mod reserve;
 mod said;
 mod session;
 mod tables;
