@@ -56,7 +56,10 @@ pub fn build(
     thread: ThreadRef,
     symbolizer: &Symbolizer,
 ) -> Outcome {
-    let plan = matching::plan(session);
+    let mut tally = reserve::Tally::new();
+    let freed = matching::freed_by(session, |index, call, planned| {
+        tally.add(session, index, call, planned)
+    });
     let mut building = Building {
         session,
         symbolizer,
@@ -88,9 +91,17 @@ pub fn build(
         .iter()
         .map(|s| (s.resource, s.counter))
         .collect();
-    reserve::exactly(builder, session, &plan, thread, &slots);
-    for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
-        building.call(builder, index as u32, call, planned);
+    tally.reserve(builder, thread, &slots);
+    drop(tally);
+    // The same steps again, with each allocation's release from the first pass.
+    let mut matcher = matching::Matcher::new(session);
+    for (index, call) in session.calls.iter().enumerate() {
+        let index = index as u32;
+        let mut planned = matcher.step(index, call);
+        if let Step::Allocate { freed_by } = &mut planned.step {
+            *freed_by = freed.get(index as usize).copied().unwrap_or(0);
+        }
+        building.call(builder, index, call, &planned);
     }
     let Building {
         slots,

@@ -1,10 +1,12 @@
 //! Pairs releases with allocations per resource type and id, with
-//! `sp-rtrace-postproc`'s leak-filter rules, before any span is built: each
-//! allocation's releasing call is then known when its span's fields are
-//! written, so the fields go in span order and need no sorting afterwards.
+//! `sp-rtrace-postproc`'s leak-filter rules. A first pass over the calls
+//! finds each allocation's releasing call before any span is built, so it
+//! is known when the allocation's span fields are written (the fields go in
+//! span order and need no sorting afterwards); the build steps the calls
+//! again with a second [`Matcher`].
 
 use super::packets::{CALL_ALLOC, CALL_FREE};
-use super::session::{Session, RESOURCE_REFCOUNT};
+use super::session::{Call, Session, RESOURCE_REFCOUNT};
 use crate::fast_hash::FastMap;
 
 /// Resource types not registered by RESR that get their own slot.
@@ -31,34 +33,49 @@ pub enum Step {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Planned {
     /// Index of the resource slot: the RESR types in registration order, then
-    /// unregistered types in order of first use (see [`Plan::new_types`]).
+    /// unregistered types in order of first use.
     pub slot: u32,
     pub step: Step,
 }
 
-/// Every call's slot and step, in call order.
-pub struct Plan {
-    pub calls: Vec<Planned>,
+/// Steps the calls of a session one after the other, in call order: the
+/// same calls always get the same slots and steps, so a second matcher
+/// repeats what a first one found instead of a plan of every call being
+/// kept (16 bytes a call, beside the model, at the decode's peak).
+pub struct Matcher {
+    /// (type id, reference counted) of each slot, as the calls need them.
+    slots: Vec<(u32, bool)>,
+    /// No RESR: every call is of the one default slot.
+    unregistered: bool,
+    unknown_types: u64,
+    /// (slot, resource id) → (index of the allocating call, reference count).
+    held: Held,
 }
 
-/// Plans the calls of `session`.
-pub fn plan(session: &Session) -> Plan {
-    // (type id, reference counted) of each slot, as the calls need them.
-    let mut slots = registered_slots(session);
-    let mut unknown_types = 0u64;
-    // (slot, resource id) → (index of the allocating call, reference count).
-    let mut held: Held = FastMap::default();
-    let mut calls: Vec<Planned> = Vec::with_capacity(session.calls.len());
-    for (index, call) in session.calls.iter().enumerate() {
-        let index = index as u32;
+impl Matcher {
+    /// A matcher for the calls of `session`.
+    pub fn new(session: &Session) -> Self {
+        Matcher {
+            slots: registered_slots(session),
+            unregistered: session.resources.is_empty(),
+            unknown_types: 0,
+            held: FastMap::default(),
+        }
+    }
+
+    /// The slot and step of call `index`, the call after the last one
+    /// stepped. An allocation's `freed_by` is 0 here: the release comes
+    /// later ([`freed_by`] has it).
+    pub fn step(&mut self, index: u32, call: &Call) -> Planned {
+        let slots = &mut self.slots;
         let slot = match slots.iter().position(|s| s.0 == call.resource_type) {
             Some(i) => i,
-            None if session.resources.is_empty() && !slots.is_empty() => 0,
+            None if self.unregistered && !slots.is_empty() => 0,
             // Damaged data can name thousands of types: past a few, one
             // catch-all slot holds them all.
-            None if unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
+            None if self.unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
             None => {
-                unknown_types += 1;
+                self.unknown_types += 1;
                 slots.push((call.resource_type, false));
                 slots.len() - 1
             }
@@ -66,7 +83,7 @@ pub fn plan(session: &Session) -> Plan {
         let refcounted = slots.get(slot).is_some_and(|s| s.1);
         let key = (slot as u32, call.id);
         let step = match call.kind {
-            CALL_ALLOC => match held.get_mut(&key).filter(|_| refcounted) {
+            CALL_ALLOC => match self.held.get_mut(&key).filter(|_| refcounted) {
                 Some((first, count)) => {
                     *count = count.saturating_add(1);
                     Step::Reference {
@@ -78,19 +95,38 @@ pub fn plan(session: &Session) -> Plan {
                     // An older block with the same id is not released by
                     // this; it stays live (and so counts as leaked), as in
                     // postproc's filter.
-                    held.insert(key, (index, 1));
+                    self.held.insert(key, (index, 1));
                     Step::Allocate { freed_by: 0 }
                 }
             },
-            CALL_FREE => release(&mut held, &mut calls, key, refcounted, index + 1),
+            CALL_FREE => release(&mut self.held, key, refcounted),
             _ => Step::Undefined,
         };
-        calls.push(Planned {
+        Planned {
             slot: slot as u32,
             step,
-        });
+        }
     }
-    Plan { calls }
+}
+
+/// Steps every call of `session` in order, handing each to `each` (an
+/// allocation's `freed_by` still 0); returns the ordinal of the call that
+/// releases each allocating call's block for good, by call index (0: never,
+/// or not an allocating call).
+pub fn freed_by(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Vec<u32> {
+    let mut matcher = Matcher::new(session);
+    let mut freed = vec![0u32; session.calls.len()];
+    for (index, call) in session.calls.iter().enumerate() {
+        let index = index as u32;
+        let planned = matcher.step(index, call);
+        if let Step::Release { block } = planned.step {
+            if let Some(by) = freed.get_mut(block as usize) {
+                *by = index + 1;
+            }
+        }
+        each(index, call, planned);
+    }
+    freed
 }
 
 /// The blocks live per (slot, resource id): the index of the allocating
@@ -115,15 +151,8 @@ fn registered_slots(session: &Session) -> Vec<(u32, bool)> {
     }
 }
 
-/// The step of the releasing call with ordinal `ordinal` on block `key`;
-/// a block released for good gets its `freed_by` in `calls`.
-fn release(
-    held: &mut Held,
-    calls: &mut [Planned],
-    key: (u32, u64),
-    refcounted: bool,
-    ordinal: u32,
-) -> Step {
+/// The step of a releasing call on block `key`.
+fn release(held: &mut Held, key: (u32, u64), refcounted: bool) -> Step {
     let Some((first, count)) = held.get_mut(&key) else {
         return Step::Unmatched;
     };
@@ -136,12 +165,5 @@ fn release(
     }
     let block = *first;
     held.remove(&key);
-    if let Some(Planned {
-        step: Step::Allocate { freed_by },
-        ..
-    }) = calls.get_mut(block as usize)
-    {
-        *freed_by = ordinal;
-    }
     Step::Release { block }
 }

@@ -5,28 +5,40 @@
 //! memory keeps its high-water mark (issue 20).
 
 use super::call_details::payload_slots;
-use super::matching::{Plan, Step};
-use super::session::Session;
+use super::matching::{Planned, Step};
+use super::session::{Call, Session};
 use crate::model::{CounterRef, ResourceRef, ThreadRef, TraceBuilder};
 use std::collections::BTreeMap;
 
-/// Reserves the detail columns of `thread` and the allocation and counter
-/// columns of the resource slots (their table and live counter, in slot
-/// order) for the calls of `session` as `plan` steps them.
-pub(super) fn exactly(
-    builder: &mut TraceBuilder,
-    session: &Session,
-    plan: &Plan,
-    thread: ThreadRef,
-    slots: &[(ResourceRef, CounterRef)],
-) {
-    let mut payload = 0u64;
-    // Per slot: allocations, counter points, whether a context is set.
-    let mut steps = vec![(0usize, 0usize, false); slots.len()];
-    for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
-        payload += payload_slots(session, (index as u32, call), planned.step);
-        let Some((allocations, points, contexts)) = steps.get_mut(planned.slot as usize) else {
-            continue;
+/// What the build will write, added up call by call as the matcher's first
+/// pass steps them.
+pub(super) struct Tally {
+    calls: u64,
+    payload: u64,
+    /// Per slot: allocations, counter points, whether a context is set.
+    slots: Vec<(usize, usize, bool)>,
+}
+
+impl Tally {
+    pub(super) fn new() -> Self {
+        Tally {
+            calls: 0,
+            payload: 0,
+            slots: Vec::new(),
+        }
+    }
+
+    /// Counts one call, stepped as `planned` (an allocation's `freed_by`
+    /// still unknown).
+    pub(super) fn add(&mut self, session: &Session, index: u32, call: &Call, planned: Planned) {
+        self.calls += 1;
+        self.payload += payload_slots(session, (index, call), planned.step);
+        let slot = planned.slot as usize;
+        if slot >= self.slots.len() {
+            self.slots.resize(slot + 1, (0, 0, false));
+        }
+        let Some((allocations, points, contexts)) = self.slots.get_mut(slot) else {
+            return;
         };
         match planned.step {
             Step::Allocate { .. } => {
@@ -34,21 +46,39 @@ pub(super) fn exactly(
                 *points += 1;
                 *contexts |= call.context != 0;
             }
-            Step::Release { .. } => *points += 1,
+            Step::Release { .. } => {
+                *points += 1;
+                // The `freed by` of the block it releases (counted as 0
+                // when that allocation was stepped).
+                self.payload += 1;
+            }
             _ => {}
         }
     }
-    // One group per call: its fields are written at once.
-    builder.reserve_detail_groups(thread, session.calls.len() as u64, payload);
-    // Slots of one name share their allocation table.
-    let mut by_resource = BTreeMap::new();
-    for (&(resource, counter), &(allocations, points, contexts)) in slots.iter().zip(&steps) {
-        let shared = by_resource.entry(resource).or_insert((0, false));
-        shared.0 += allocations;
-        shared.1 |= contexts;
-        builder.reserve_counter(counter, points);
-    }
-    for (resource, (allocations, contexts)) in by_resource {
-        builder.reserve_allocations(resource, allocations, contexts);
+
+    /// Reserves the detail columns of `thread` and the allocation and
+    /// counter columns of the resource slots (their table and live counter,
+    /// in slot order; slots made later by the build are not reserved).
+    pub(super) fn reserve(
+        &self,
+        builder: &mut TraceBuilder,
+        thread: ThreadRef,
+        slots: &[(ResourceRef, CounterRef)],
+    ) {
+        // One group per call: its fields are written at once.
+        builder.reserve_detail_groups(thread, self.calls, self.payload);
+        // Slots of one name share their allocation table.
+        let mut by_resource = BTreeMap::new();
+        for (&(resource, counter), &(allocations, points, contexts)) in
+            slots.iter().zip(&self.slots)
+        {
+            let shared = by_resource.entry(resource).or_insert((0, false));
+            shared.0 += allocations;
+            shared.1 |= contexts;
+            builder.reserve_counter(counter, points);
+        }
+        for (resource, (allocations, contexts)) in by_resource {
+            builder.reserve_allocations(resource, allocations, contexts);
+        }
     }
 }
