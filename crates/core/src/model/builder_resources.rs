@@ -97,6 +97,11 @@ impl TraceBuilder {
         self.trace.allocations.len() - 1
     }
 
+    /// The allocation table of `resource` as built so far.
+    pub fn allocations(&self, resource: ResourceRef) -> Option<&Allocations> {
+        self.trace.allocations.get(resource)
+    }
+
     /// Records an allocation, live until [`TraceBuilder::free`] is called.
     pub fn allocate(
         &mut self,

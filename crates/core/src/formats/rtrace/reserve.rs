@@ -7,7 +7,7 @@
 use super::call_details::payload_slots;
 use super::matching::{Planned, Step};
 use super::session::{Call, Session};
-use crate::model::{CounterRef, ResourceRef, ThreadRef, TraceBuilder};
+use crate::model::{ResourceRef, ThreadRef, TraceBuilder};
 use std::collections::BTreeMap;
 
 /// What the build will write, added up call by call as the matcher's first
@@ -56,26 +56,30 @@ impl Tally {
         }
     }
 
-    /// Reserves the detail columns of `thread` and the allocation and
-    /// counter columns of the resource slots (their table and live counter,
-    /// in slot order; slots made later by the build are not reserved).
+    /// The live counter's points of slot `slot`: its allocations and
+    /// releases.
+    pub(super) fn points(&self, slot: usize) -> usize {
+        self.slots.get(slot).map_or(0, |s| s.1)
+    }
+
+    /// Reserves the detail columns of `thread` and the allocation columns
+    /// of the resource slots (their tables, in slot order; slots made later
+    /// by the build are not reserved). The live counters are made, exactly,
+    /// after the calls are gone (`calls.rs`).
     pub(super) fn reserve(
         &self,
         builder: &mut TraceBuilder,
         thread: ThreadRef,
-        slots: &[(ResourceRef, CounterRef)],
+        slots: &[ResourceRef],
     ) {
         // One group per call: its fields are written at once.
         builder.reserve_detail_groups(thread, self.calls, self.payload);
         // Slots of one name share their allocation table.
         let mut by_resource = BTreeMap::new();
-        for (&(resource, counter), &(allocations, points, contexts)) in
-            slots.iter().zip(&self.slots)
-        {
+        for (&resource, &(allocations, _, contexts)) in slots.iter().zip(&self.slots) {
             let shared = by_resource.entry(resource).or_insert((0, false));
             shared.0 += allocations;
             shared.1 |= contexts;
-            builder.reserve_counter(counter, points);
         }
         for (resource, (allocations, contexts)) in by_resource {
             builder.reserve_allocations(resource, allocations, contexts);
