@@ -106,7 +106,7 @@ pub fn build(
     symbolizer: &Symbolizer,
 ) -> Outcome {
     let mut tally = reserve::Tally::new();
-    let freed = matching::freed_by(session, |index, call, planned| {
+    let links = matching::links(session, |index, call, planned| {
         tally.add(session, index, call, planned)
     });
     let mut building = Building {
@@ -146,10 +146,7 @@ pub fn build(
     let mut matcher = matching::Matcher::new(session);
     for (index, call) in session.calls.iter().enumerate() {
         let index = index as u32;
-        let mut planned = matcher.step(index, call);
-        if let Step::Allocate { freed_by } = &mut planned.step {
-            *freed_by = freed.get(index as usize).copied().unwrap_or(0);
-        }
+        let planned = matcher.replay(index, call, &links);
         building.call(builder, index, call, &planned);
     }
     let Building {

@@ -40,8 +40,9 @@ pub struct Planned {
 
 /// Steps the calls of a session one after the other, in call order: the
 /// same calls always get the same slots and steps, so a second matcher
-/// repeats what a first one found instead of a plan of every call being
-/// kept (16 bytes a call, beside the model, at the decode's peak).
+/// repeats what a first one found ([`Matcher::replay`], from the first
+/// one's [`links`]) instead of a plan of every call being kept (16 bytes a
+/// call, beside the model, at the decode's peak).
 pub struct Matcher {
     /// (type id, reference counted) of each slot, as the calls need them.
     slots: Vec<(u32, bool)>,
@@ -65,8 +66,39 @@ impl Matcher {
 
     /// The slot and step of call `index`, the call after the last one
     /// stepped. An allocation's `freed_by` is 0 here: the release comes
-    /// later ([`freed_by`] has it).
+    /// later ([`links`] has it).
     pub fn step(&mut self, index: u32, call: &Call) -> Planned {
+        let (slot, refcounted) = self.slot(call);
+        Planned {
+            slot: slot as u32,
+            step: self.held_step(index, call, slot, refcounted),
+        }
+    }
+
+    /// [`Matcher::step`] again, for calls a first matcher linked
+    /// ([`links`]): what the links say, with the allocation's `freed_by`;
+    /// only reference-counted types need the live blocks again.
+    pub fn replay(&mut self, index: u32, call: &Call, links: &[u32]) -> Planned {
+        let (slot, refcounted) = self.slot(call);
+        let link = links.get(index as usize).copied().unwrap_or(0);
+        let step = match call.kind {
+            _ if refcounted => match self.held_step(index, call, slot, true) {
+                Step::Allocate { .. } => Step::Allocate { freed_by: link },
+                step => step,
+            },
+            CALL_ALLOC => Step::Allocate { freed_by: link },
+            CALL_FREE if link > 0 => Step::Release { block: link - 1 },
+            CALL_FREE => Step::Unmatched,
+            _ => Step::Undefined,
+        };
+        Planned {
+            slot: slot as u32,
+            step,
+        }
+    }
+
+    /// The slot of a call, and whether its type is reference counted.
+    fn slot(&mut self, call: &Call) -> (usize, bool) {
         let slots = &mut self.slots;
         let slot = match slots.iter().position(|s| s.0 == call.resource_type) {
             Some(i) => i,
@@ -80,9 +112,13 @@ impl Matcher {
                 slots.len() - 1
             }
         };
-        let refcounted = slots.get(slot).is_some_and(|s| s.1);
+        (slot, slots.get(slot).is_some_and(|s| s.1))
+    }
+
+    /// The step of call `index` in `slot`, from the blocks held so far.
+    fn held_step(&mut self, index: u32, call: &Call, slot: usize, refcounted: bool) -> Step {
         let key = (slot as u32, call.id);
-        let step = match call.kind {
+        match call.kind {
             CALL_ALLOC => match self.held.get_mut(&key).filter(|_| refcounted) {
                 Some((first, count)) => {
                     *count = count.saturating_add(1);
@@ -101,32 +137,32 @@ impl Matcher {
             },
             CALL_FREE => release(&mut self.held, key, refcounted),
             _ => Step::Undefined,
-        };
-        Planned {
-            slot: slot as u32,
-            step,
         }
     }
 }
 
 /// Steps every call of `session` in order, handing each to `each` (an
-/// allocation's `freed_by` still 0); returns the ordinal of the call that
-/// releases each allocating call's block for good, by call index (0: never,
-/// or not an allocating call).
-pub fn freed_by(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Vec<u32> {
+/// allocation's `freed_by` still 0); returns each call's link, by call
+/// index: for an allocating call the ordinal of the call that releases its
+/// block for good, for that releasing call the allocating call's ordinal
+/// (0: none). A call is one or the other, so 4 bytes a call hold both.
+pub fn links(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Vec<u32> {
     let mut matcher = Matcher::new(session);
-    let mut freed = vec![0u32; session.calls.len()];
+    let mut links = vec![0u32; session.calls.len()];
     for (index, call) in session.calls.iter().enumerate() {
         let index = index as u32;
         let planned = matcher.step(index, call);
         if let Step::Release { block } = planned.step {
-            if let Some(by) = freed.get_mut(block as usize) {
+            if let Some(by) = links.get_mut(block as usize) {
                 *by = index + 1;
+            }
+            if let Some(of) = links.get_mut(index as usize) {
+                *of = block + 1;
             }
         }
         each(index, call, planned);
     }
-    freed
+    links
 }
 
 /// The blocks live per (slot, resource id): the index of the allocating
