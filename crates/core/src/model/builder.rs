@@ -147,6 +147,23 @@ impl TraceBuilder {
         thread.spans.details.reserve(n);
     }
 
+    /// Makes room for exactly `groups` more detail groups holding `slots`
+    /// payload slots on the spans of thread `t` (counted by the decoder:
+    /// one group per [`TraceBuilder::details`] call, a value's slots as
+    /// [`Value`] stores them).
+    pub fn reserve_detail_groups(&mut self, t: ThreadRef, groups: u64, slots: u64) {
+        let Some(thread) = self.trace.threads.get_mut(t as usize) else {
+            return;
+        };
+        let fit = |n: u64| {
+            usize::try_from(n)
+                .unwrap_or(usize::MAX)
+                .min(u32::MAX as usize)
+        };
+        // A hint too big for this machine is simply not followed.
+        thread.spans.details.reserve_exact(fit(groups), fit(slots));
+    }
+
     /// Looks a thread up by its tracer id.
     pub fn find_thread(&self, id: &str) -> Option<ThreadRef> {
         self.thread_index.get(id).copied()

@@ -97,6 +97,11 @@ impl TraceBuilder {
         self.trace.allocations.len() - 1
     }
 
+    /// The allocation table of `resource` as built so far.
+    pub fn allocations(&self, resource: ResourceRef) -> Option<&Allocations> {
+        self.trace.allocations.get(resource)
+    }
+
     /// Records an allocation, live until [`TraceBuilder::free`] is called.
     pub fn allocate(
         &mut self,
@@ -221,6 +226,33 @@ impl TraceBuilder {
             // A hint too big for this machine is simply not followed.
             let _ = c.time.try_reserve_exact(additional);
             let _ = c.value.try_reserve_exact(additional);
+        }
+    }
+
+    /// Makes room for exactly `additional` more allocations of `resource`,
+    /// and for their context masks when `contexts` (a hint, like
+    /// [`TraceBuilder::reserve_spans`]).
+    pub fn reserve_allocations(
+        &mut self,
+        resource: ResourceRef,
+        additional: usize,
+        contexts: bool,
+    ) {
+        let Some(a) = self.trace.allocations.get_mut(resource) else {
+            return;
+        };
+        // A hint too big for this machine is simply not followed.
+        let _ = a.thread.try_reserve_exact(additional);
+        let _ = a.time.try_reserve_exact(additional);
+        let _ = a.size.try_reserve_exact(additional);
+        let _ = a.address.try_reserve_exact(additional);
+        let _ = a.stack.try_reserve_exact(additional);
+        let _ = a.free_time.try_reserve_exact(additional);
+        if contexts {
+            // The context column is made at the first mask, as long as the
+            // others: room for all of them.
+            let want = (a.len() + additional).saturating_sub(a.context.len());
+            let _ = a.context.try_reserve_exact(want);
         }
     }
 

@@ -2,6 +2,7 @@
 //! timestamp, arguments and backtrace, with the interned words and the
 //! caches that keep them cheap.
 
+use super::matching::Step;
 use super::packets::{CALL_ALLOC, CALL_FREE};
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
@@ -142,6 +143,28 @@ impl CallTexts<'_> {
         };
         fields.push((w.backtrace, backtrace));
     }
+}
+
+/// How many payload slots the fields of a call take: those
+/// [`CallTexts::add`] writes and the one of its step (`calls.rs`), each as
+/// [`Value`] stores it (a 32-bit number or text in one slot, a wider number
+/// in two, a fixed word in none). Mirrors them, for the exact reservation
+/// (`reserve.rs`); a test holds the two together.
+pub(super) fn payload_slots(session: &Session, (index, call): (u32, &Call), step: Step) -> u64 {
+    let size = u64::from(call.kind == CALL_ALLOC);
+    let id = if call.id > u64::from(u32::MAX) { 2 } else { 1 };
+    let timestamp = u64::from(call.timestamp != 0);
+    let arguments = session
+        .arguments
+        .get(&index)
+        .map_or(0, |args| args.len() as u64);
+    let backtrace = u64::from(!session.backtrace(call).is_empty());
+    let step = match step {
+        Step::Reference { .. } | Step::Release { .. } => 1,
+        Step::Allocate { freed_by } => u64::from(freed_by != 0),
+        Step::Unmatched | Step::Undefined => 0,
+    };
+    size + id + timestamp + arguments + backtrace + step
 }
 
 /// A CALL timestamp (ms of the monotonic clock modulo 24 h) as `postproc`

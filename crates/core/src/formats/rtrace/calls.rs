@@ -13,7 +13,7 @@
 use super::call_details::{set_bits, Caches, CallTexts, Words};
 use super::matching::{self, Planned, Step};
 use super::modules::Symbolizer;
-use super::packets::CALL_ALLOC;
+use super::reserve;
 use super::session::{Call, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
@@ -30,12 +30,21 @@ pub struct ResourceSlot {
     pub unit: &'static str,
     pub resource: ResourceRef,
     counter: CounterRef,
-    live_total: u64,
+    /// The allocations made and released (with [`RELEASED`]), in call
+    /// order: the live counter is made from them and the allocation table
+    /// once the calls are gone.
+    events: Vec<u32>,
 }
+
+/// Marks a release in [`ResourceSlot::events`] (an allocation's number
+/// is below it: fewer calls than that fit in memory).
+const RELEASED: u32 = 1 << 31;
 
 /// A block still live at the end.
 pub struct LiveBlock {
     pub call: u32,
+    /// The allocating function, an index into `Session::functions`.
+    pub function: u32,
     pub backtrace: u32,
     pub size: u64,
 }
@@ -47,16 +56,59 @@ pub struct Outcome {
     pub live: Vec<Vec<LiveBlock>>,
     /// Calls per context bit.
     pub context_calls: HashMap<u32, u64>,
+    /// Calls per backtrace, by backtrace number.
+    pub backtrace_calls: Vec<u64>,
 }
 
-/// Builds spans, allocations and live counters from the session's calls.
+/// Makes the live counters once the caller has let the calls go (they are
+/// all in the model by then): from the slots' events and the allocation
+/// tables, so that the calls and the whole model never exist at once
+/// (issue 20: the page's memory keeps its high-water mark).
+pub fn live_counters(builder: &mut TraceBuilder, outcome: &mut Outcome) {
+    for slot in &mut outcome.slots {
+        live_counter(builder, slot);
+    }
+}
+
+/// The live counter of `slot`, from its events and its allocation table:
+/// the live total after each allocation and release, at its time.
+fn live_counter(builder: &mut TraceBuilder, slot: &mut ResourceSlot) {
+    let events = std::mem::take(&mut slot.events);
+    builder.reserve_counter(slot.counter, events.len());
+    let mut live = 0u64;
+    for event in events {
+        let at = (event & !RELEASED) as usize;
+        let Some(a) = builder.allocations(slot.resource) else {
+            return;
+        };
+        let (Some(&size), Some(&made), Some(&freed)) =
+            (a.size.get(at), a.time.get(at), a.free_time.get(at))
+        else {
+            continue;
+        };
+        let time = if event & RELEASED == 0 {
+            live = live.saturating_add(size);
+            made
+        } else {
+            live = live.saturating_sub(size);
+            freed
+        };
+        builder.counter_value(slot.counter, time, live as f64);
+    }
+}
+
+/// Builds spans and allocations from the session's calls; the live
+/// counters follow ([`live_counters`]).
 pub fn build(
     session: &Session,
     builder: &mut TraceBuilder,
     thread: ThreadRef,
     symbolizer: &Symbolizer,
 ) -> Outcome {
-    let plan = matching::plan(session);
+    let mut tally = reserve::Tally::new();
+    let links = matching::links(session, |index, call, planned| {
+        tally.add(session, index, call, planned)
+    });
     let mut building = Building {
         session,
         symbolizer,
@@ -80,12 +132,22 @@ pub fn build(
         words: Words::new(builder),
         caches: Caches::default(),
         fields: Vec::new(),
+        backtrace_calls: vec![0; session.backtraces.len()],
     };
     building.live = building.slots.iter().map(|_| Vec::new()).collect();
     builder.reserve_spans(thread, session.calls.len() as u64);
-    builder.reserve_details(thread, detail_count(session, &plan));
-    for (index, (call, planned)) in session.calls.iter().zip(&plan.calls).enumerate() {
-        building.call(builder, index as u32, call, planned);
+    let slots: Vec<_> = building.slots.iter().map(|s| s.resource).collect();
+    tally.reserve(builder, thread, &slots);
+    for (at, slot) in building.slots.iter_mut().enumerate() {
+        slot.events.reserve_exact(tally.points(at));
+    }
+    drop(tally);
+    // The same steps again, with each allocation's release from the first pass.
+    let mut matcher = matching::Matcher::new(session);
+    for (index, call) in session.calls.iter().enumerate() {
+        let index = index as u32;
+        let planned = matcher.replay(index, call, &links);
+        building.call(builder, index, call, &planned);
     }
     let Building {
         slots,
@@ -94,6 +156,7 @@ pub fn build(
         unmatched,
         undefined,
         unknown_types,
+        backtrace_calls,
         ..
     } = building;
     report_counts(builder, unmatched, undefined, unknown_types);
@@ -106,6 +169,7 @@ pub fn build(
         slots,
         live,
         context_calls,
+        backtrace_calls,
     }
 }
 
@@ -131,6 +195,8 @@ struct Building<'s> {
     caches: Caches,
     /// The fields of the call being built, written to the span at once.
     fields: Vec<(StrId, Value)>,
+    /// Calls per backtrace, by backtrace number.
+    backtrace_calls: Vec<u64>,
 }
 
 impl Building<'_> {
@@ -139,6 +205,9 @@ impl Building<'_> {
         let ordinal = index + 1;
         let time = i64::from(ordinal);
         let name = self.function_name(builder, call);
+        if let Some(count) = self.backtrace_calls.get_mut(call.backtrace as usize) {
+            *count += 1;
+        }
         let span = builder.begin(self.thread, time, name, 0);
         builder.end(self.thread, time + 1);
         let slot_index = planned.slot as usize;
@@ -207,15 +276,12 @@ impl Building<'_> {
                 self.fields.push((self.words.freed_by, freed_by));
             }
             Step::Release { block } => {
-                let allocation = self
-                    .allocations
-                    .remove(&block)
-                    .unwrap_or(AllocationRef::MAX);
-                let size = self.session.calls.get(block as usize).map_or(0, block_size);
-                if let Some(slot) = self.slots.get_mut(slot) {
+                // Always there: the first pass gave the block this call as
+                // its `freed_by`, so `allocate` kept it.
+                let allocation = self.allocations.remove(&block);
+                if let (Some(slot), Some(allocation)) = (self.slots.get_mut(slot), allocation) {
                     builder.free(slot.resource, allocation, time);
-                    slot.live_total = slot.live_total.saturating_sub(size);
-                    builder.counter_value(slot.counter, time, slot.live_total as f64);
+                    slot.events.push(event(allocation) | RELEASED);
                 }
                 let frees = Value::Numbered(words.call_no, block + 1);
                 self.fields.push((words.frees, frees));
@@ -249,11 +315,11 @@ impl Building<'_> {
         };
         let allocation = builder.allocate(slot.resource, self.thread, time, size, call.id, stack);
         builder.allocation_context(slot.resource, allocation, call.context);
-        slot.live_total = slot.live_total.saturating_add(size);
-        builder.counter_value(slot.counter, time, slot.live_total as f64);
+        slot.events.push(event(allocation));
         if freed_by == 0 {
             live.push(LiveBlock {
                 call: ordinal,
+                function: call.function,
                 backtrace: call.backtrace,
                 size,
             });
@@ -291,34 +357,15 @@ impl Building<'_> {
     }
 }
 
+/// An allocation's number in [`ResourceSlot::events`].
+fn event(allocation: AllocationRef) -> u32 {
+    (allocation as u32) & !RELEASED
+}
+
 /// The size an allocating call gives its block (the 32-bit size field,
 /// unsigned).
 fn block_size(call: &Call) -> u64 {
     u64::from(call.size as u32)
-}
-
-/// How many detail fields [`build`] writes: the columns are reserved for
-/// exactly that many, instead of growing (and copying) as they fill.
-fn detail_count(session: &Session, plan: &matching::Plan) -> u64 {
-    session
-        .calls
-        .iter()
-        .zip(&plan.calls)
-        .enumerate()
-        .map(|(index, (call, planned))| {
-            let arguments = session
-                .arguments
-                .get(&(index as u32))
-                .map_or(0, |args| args.len() as u64);
-            // call, resource, id, backtrace; size of allocations; one per
-            // context; the timestamp when recorded.
-            4 + u64::from(call.kind == CALL_ALLOC)
-                + u64::from(call.context.count_ones())
-                + u64::from(call.timestamp != 0)
-                + arguments
-                + u64::from(planned.step != Step::Undefined)
-        })
-        .sum()
 }
 
 /// One slot per RESR, in registration order; one default slot when the
@@ -353,7 +400,7 @@ fn new_slot(builder: &mut TraceBuilder, name: &str, description: &str) -> Resour
         unit,
         resource,
         counter,
-        live_total: 0,
+        events: Vec::new(),
     }
 }
 

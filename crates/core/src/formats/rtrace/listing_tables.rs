@@ -19,14 +19,11 @@ pub const RESOURCE_TYPES: &str = "resource-types";
 /// `sp-rtrace-resolve` does.
 pub const RESOLVED_FRAMES: &str = "resolved-frames";
 
-/// Every distinct backtrace of the session, by number.
-pub fn backtrace_table(session: &Session) -> Table {
-    let mut calls = vec![0u64; session.backtraces.len()];
-    for call in &session.calls {
-        if let Some(count) = calls.get_mut(call.backtrace as usize) {
-            *count += 1;
-        }
-    }
+/// Every distinct backtrace of the session, by number, with its number of
+/// calls (`calls`, by backtrace: counted by the build, the calls being
+/// gone by then).
+pub fn backtrace_table(session: &Session, calls: &[u64]) -> Table {
+    let calls = (0..session.backtraces.len()).map(|i| calls.get(i).copied().unwrap_or(0));
     let mut rows = Vec::with_capacity(session.backtraces.len());
     let mut highlight = Vec::with_capacity(session.backtraces.len());
     for (number, (frames, calls)) in session.backtraces.iter().zip(calls).enumerate() {

@@ -1,10 +1,12 @@
 //! Pairs releases with allocations per resource type and id, with
-//! `sp-rtrace-postproc`'s leak-filter rules, before any span is built: each
-//! allocation's releasing call is then known when its span's fields are
-//! written, so the fields go in span order and need no sorting afterwards.
+//! `sp-rtrace-postproc`'s leak-filter rules. A first pass over the calls
+//! finds each allocation's releasing call before any span is built, so it
+//! is known when the allocation's span fields are written (the fields go in
+//! span order and need no sorting afterwards); the build steps the calls
+//! again with a second [`Matcher`].
 
 use super::packets::{CALL_ALLOC, CALL_FREE};
-use super::session::{Session, RESOURCE_REFCOUNT};
+use super::session::{Call, Session, RESOURCE_REFCOUNT};
 use crate::fast_hash::FastMap;
 
 /// Resource types not registered by RESR that get their own slot.
@@ -31,42 +33,93 @@ pub enum Step {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Planned {
     /// Index of the resource slot: the RESR types in registration order, then
-    /// unregistered types in order of first use (see [`Plan::new_types`]).
+    /// unregistered types in order of first use.
     pub slot: u32,
     pub step: Step,
 }
 
-/// Every call's slot and step, in call order.
-pub struct Plan {
-    pub calls: Vec<Planned>,
+/// Steps the calls of a session one after the other, in call order: the
+/// same calls always get the same slots and steps, so a second matcher
+/// repeats what a first one found ([`Matcher::replay`], from the first
+/// one's [`links`]) instead of a plan of every call being kept (16 bytes a
+/// call, beside the model, at the decode's peak).
+pub struct Matcher {
+    /// (type id, reference counted) of each slot, as the calls need them.
+    slots: Vec<(u32, bool)>,
+    /// No RESR: every call is of the one default slot.
+    unregistered: bool,
+    unknown_types: u64,
+    /// (slot, resource id) → (index of the allocating call, reference count).
+    held: Held,
 }
 
-/// Plans the calls of `session`.
-pub fn plan(session: &Session) -> Plan {
-    // (type id, reference counted) of each slot, as the calls need them.
-    let mut slots = registered_slots(session);
-    let mut unknown_types = 0u64;
-    // (slot, resource id) → (index of the allocating call, reference count).
-    let mut held: Held = FastMap::default();
-    let mut calls: Vec<Planned> = Vec::with_capacity(session.calls.len());
-    for (index, call) in session.calls.iter().enumerate() {
-        let index = index as u32;
+impl Matcher {
+    /// A matcher for the calls of `session`.
+    pub fn new(session: &Session) -> Self {
+        Matcher {
+            slots: registered_slots(session),
+            unregistered: session.resources.is_empty(),
+            unknown_types: 0,
+            held: FastMap::default(),
+        }
+    }
+
+    /// The slot and step of call `index`, the call after the last one
+    /// stepped. An allocation's `freed_by` is 0 here: the release comes
+    /// later ([`links`] has it).
+    pub fn step(&mut self, index: u32, call: &Call) -> Planned {
+        let (slot, refcounted) = self.slot(call);
+        Planned {
+            slot: slot as u32,
+            step: self.held_step(index, call, slot, refcounted),
+        }
+    }
+
+    /// [`Matcher::step`] again, for calls a first matcher linked
+    /// ([`links`]): what the links say, with the allocation's `freed_by`;
+    /// only reference-counted types need the live blocks again.
+    pub fn replay(&mut self, index: u32, call: &Call, links: &[u32]) -> Planned {
+        let (slot, refcounted) = self.slot(call);
+        let link = links.get(index as usize).copied().unwrap_or(0);
+        let step = match call.kind {
+            _ if refcounted => match self.held_step(index, call, slot, true) {
+                Step::Allocate { .. } => Step::Allocate { freed_by: link },
+                step => step,
+            },
+            CALL_ALLOC => Step::Allocate { freed_by: link },
+            CALL_FREE if link > 0 => Step::Release { block: link - 1 },
+            CALL_FREE => Step::Unmatched,
+            _ => Step::Undefined,
+        };
+        Planned {
+            slot: slot as u32,
+            step,
+        }
+    }
+
+    /// The slot of a call, and whether its type is reference counted.
+    fn slot(&mut self, call: &Call) -> (usize, bool) {
+        let slots = &mut self.slots;
         let slot = match slots.iter().position(|s| s.0 == call.resource_type) {
             Some(i) => i,
-            None if session.resources.is_empty() && !slots.is_empty() => 0,
+            None if self.unregistered && !slots.is_empty() => 0,
             // Damaged data can name thousands of types: past a few, one
             // catch-all slot holds them all.
-            None if unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
+            None if self.unknown_types >= MAX_UNREGISTERED_TYPES => slots.len() - 1,
             None => {
-                unknown_types += 1;
+                self.unknown_types += 1;
                 slots.push((call.resource_type, false));
                 slots.len() - 1
             }
         };
-        let refcounted = slots.get(slot).is_some_and(|s| s.1);
+        (slot, slots.get(slot).is_some_and(|s| s.1))
+    }
+
+    /// The step of call `index` in `slot`, from the blocks held so far.
+    fn held_step(&mut self, index: u32, call: &Call, slot: usize, refcounted: bool) -> Step {
         let key = (slot as u32, call.id);
-        let step = match call.kind {
-            CALL_ALLOC => match held.get_mut(&key).filter(|_| refcounted) {
+        match call.kind {
+            CALL_ALLOC => match self.held.get_mut(&key).filter(|_| refcounted) {
                 Some((first, count)) => {
                     *count = count.saturating_add(1);
                     Step::Reference {
@@ -78,19 +131,38 @@ pub fn plan(session: &Session) -> Plan {
                     // An older block with the same id is not released by
                     // this; it stays live (and so counts as leaked), as in
                     // postproc's filter.
-                    held.insert(key, (index, 1));
+                    self.held.insert(key, (index, 1));
                     Step::Allocate { freed_by: 0 }
                 }
             },
-            CALL_FREE => release(&mut held, &mut calls, key, refcounted, index + 1),
+            CALL_FREE => release(&mut self.held, key, refcounted),
             _ => Step::Undefined,
-        };
-        calls.push(Planned {
-            slot: slot as u32,
-            step,
-        });
+        }
     }
-    Plan { calls }
+}
+
+/// Steps every call of `session` in order, handing each to `each` (an
+/// allocation's `freed_by` still 0); returns each call's link, by call
+/// index: for an allocating call the ordinal of the call that releases its
+/// block for good, for that releasing call the allocating call's ordinal
+/// (0: none). A call is one or the other, so 4 bytes a call hold both.
+pub fn links(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Vec<u32> {
+    let mut matcher = Matcher::new(session);
+    let mut links = vec![0u32; session.calls.len()];
+    for (index, call) in session.calls.iter().enumerate() {
+        let index = index as u32;
+        let planned = matcher.step(index, call);
+        if let Step::Release { block } = planned.step {
+            if let Some(by) = links.get_mut(block as usize) {
+                *by = index + 1;
+            }
+            if let Some(of) = links.get_mut(index as usize) {
+                *of = block + 1;
+            }
+        }
+        each(index, call, planned);
+    }
+    links
 }
 
 /// The blocks live per (slot, resource id): the index of the allocating
@@ -115,15 +187,8 @@ fn registered_slots(session: &Session) -> Vec<(u32, bool)> {
     }
 }
 
-/// The step of the releasing call with ordinal `ordinal` on block `key`;
-/// a block released for good gets its `freed_by` in `calls`.
-fn release(
-    held: &mut Held,
-    calls: &mut [Planned],
-    key: (u32, u64),
-    refcounted: bool,
-    ordinal: u32,
-) -> Step {
+/// The step of a releasing call on block `key`.
+fn release(held: &mut Held, key: (u32, u64), refcounted: bool) -> Step {
     let Some((first, count)) = held.get_mut(&key) else {
         return Step::Unmatched;
     };
@@ -136,12 +201,5 @@ fn release(
     }
     let block = *first;
     held.remove(&key);
-    if let Some(Planned {
-        step: Step::Allocate { freed_by },
-        ..
-    }) = calls.get_mut(block as usize)
-    {
-        *freed_by = ordinal;
-    }
     Step::Release { block }
 }

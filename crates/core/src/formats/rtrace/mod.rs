@@ -26,6 +26,7 @@ mod packets;
 mod parts;
 mod picture;
 mod postproc_buffer;
+mod reserve;
 mod said;
 mod session;
 mod tables;
@@ -480,7 +481,11 @@ impl Decoder for RtraceDecoder {
         // goes back before the model is built beside it.
         session.calls.shrink_to_fit();
         let symbolizer = modules::Symbolizer::new(&session.mappings, &elves);
-        let outcome = calls::build(&session, &mut builder, thread, &symbolizer);
+        let mut outcome = calls::build(&session, &mut builder, thread, &symbolizer);
+        // Every call is in the model now: they go before the live counters
+        // are made, so that the two never exist whole at once.
+        session.calls = Vec::new();
+        calls::live_counters(&mut builder, &mut outcome);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();
         tables::add_all(&session, &outcome, &symbolizer, &dropped, &mut builder);
         builder.finish()

@@ -35,7 +35,10 @@ pub fn add_all(
         builder.table(table);
     }
     builder.table(mapping_table(session, symbolizer));
-    builder.table(listing_tables::backtrace_table(session));
+    builder.table(listing_tables::backtrace_table(
+        session,
+        &outcome.backtrace_calls,
+    ));
     if let Some(table) = listing_tables::resolved_frame_table(session, symbolizer) {
         builder.table(table);
     }
@@ -98,10 +101,10 @@ fn leak_groups(session: &Session, live: &[super::calls::LiveBlock]) -> Vec<(u32,
         g.blocks += 1;
         g.size += block.size;
         g.calls.push(block.call);
-        let function = (block.call as usize)
-            .checked_sub(1)
-            .and_then(|index| session.calls.get(index))
-            .map_or("?", |c| session.function(c));
+        let function = session
+            .functions
+            .get(block.function as usize)
+            .map_or("?", String::as_str);
         if !g.functions.iter().any(|f| f == function) {
             g.functions.push(function.to_owned());
         }

@@ -16,6 +16,16 @@ impl Details {
         let _ = self.first.try_reserve_exact(groups);
     }
 
+    /// Makes room for exactly `groups` more groups and `slots` more payload
+    /// slots, for a builder that counted them (a doubled column would hold
+    /// up to twice its bytes until the end).
+    pub(in crate::model) fn reserve_exact(&mut self, groups: usize, slots: usize) {
+        let _ = self.payload.try_reserve_exact(slots);
+        let _ = self.owner.try_reserve_exact(groups);
+        let _ = self.shape.try_reserve_exact(groups);
+        let _ = self.first.try_reserve_exact(groups);
+    }
+
     /// Appends one field of `owner`: to the last group when it is `owner`'s
     /// (its shape grows by the field), else in a new group (the builder sorts
     /// by owner when it finishes).

@@ -1,0 +1,88 @@
+//! What the calls' build will write, counted before it starts, so that the
+//! model's columns are made exactly that long: detail groups and payload
+//! slots, allocations and live-counter points per resource. Columns grown by
+//! doubling would hold up to twice their bytes until the end, and the page's
+//! memory keeps its high-water mark (issue 20).
+
+use super::call_details::payload_slots;
+use super::matching::{Planned, Step};
+use super::session::{Call, Session};
+use crate::model::{ResourceRef, ThreadRef, TraceBuilder};
+use std::collections::BTreeMap;
+
+/// What the build will write, added up call by call as the matcher's first
+/// pass steps them.
+pub(super) struct Tally {
+    calls: u64,
+    payload: u64,
+    /// Per slot: allocations, counter points, whether a context is set.
+    slots: Vec<(usize, usize, bool)>,
+}
+
+impl Tally {
+    pub(super) fn new() -> Self {
+        Tally {
+            calls: 0,
+            payload: 0,
+            slots: Vec::new(),
+        }
+    }
+
+    /// Counts one call, stepped as `planned` (an allocation's `freed_by`
+    /// still unknown).
+    pub(super) fn add(&mut self, session: &Session, index: u32, call: &Call, planned: Planned) {
+        self.calls += 1;
+        self.payload += payload_slots(session, (index, call), planned.step);
+        let slot = planned.slot as usize;
+        if slot >= self.slots.len() {
+            self.slots.resize(slot + 1, (0, 0, false));
+        }
+        let Some((allocations, points, contexts)) = self.slots.get_mut(slot) else {
+            return;
+        };
+        match planned.step {
+            Step::Allocate { .. } => {
+                *allocations += 1;
+                *points += 1;
+                *contexts |= call.context != 0;
+            }
+            Step::Release { .. } => {
+                *points += 1;
+                // The `freed by` of the block it releases (counted as 0
+                // when that allocation was stepped).
+                self.payload += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// The live counter's points of slot `slot`: its allocations and
+    /// releases.
+    pub(super) fn points(&self, slot: usize) -> usize {
+        self.slots.get(slot).map_or(0, |s| s.1)
+    }
+
+    /// Reserves the detail columns of `thread` and the allocation columns
+    /// of the resource slots (their tables, in slot order; slots made later
+    /// by the build are not reserved). The live counters are made, exactly,
+    /// after the calls are gone (`calls.rs`).
+    pub(super) fn reserve(
+        &self,
+        builder: &mut TraceBuilder,
+        thread: ThreadRef,
+        slots: &[ResourceRef],
+    ) {
+        // One group per call: its fields are written at once.
+        builder.reserve_detail_groups(thread, self.calls, self.payload);
+        // Slots of one name share their allocation table.
+        let mut by_resource = BTreeMap::new();
+        for (&resource, &(allocations, _, contexts)) in slots.iter().zip(&self.slots) {
+            let shared = by_resource.entry(resource).or_insert((0, false));
+            shared.0 += allocations;
+            shared.1 |= contexts;
+        }
+        for (resource, (allocations, contexts)) in by_resource {
+            builder.reserve_allocations(resource, allocations, contexts);
+        }
+    }
+}
