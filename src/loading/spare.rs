@@ -54,6 +54,10 @@ pub fn keep(count: usize) {
 pub fn let_go() {
     SPARES.with_borrow_mut(|spares| {
         for spare in spares.drain(..) {
+            // Its `Ready` may already be queued: with the handlers still
+            // set, it would call a closure dropped here.
+            spare.worker.set_onmessage(None);
+            spare.worker.set_onerror(None);
             spare.worker.terminate();
         }
     });
