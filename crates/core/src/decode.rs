@@ -52,7 +52,9 @@ fn decode_plain_files(files: &[(String, Vec<u8>)], chunk: usize) -> Result<Trace
     Ok(feed_all(decoder, files, chunk))
 }
 
-fn probes_of(files: &[(String, Vec<u8>)]) -> Vec<FileProbe> {
+/// What a decoder is chosen from for files held in memory: each one's path,
+/// size and first [`PROBE_BYTES`].
+pub fn probes_of(files: &[(String, Vec<u8>)]) -> Vec<FileProbe> {
     files
         .iter()
         .map(|(path, data)| FileProbe {

@@ -3,7 +3,7 @@
 //! ([`crate::formats`]) and the decoder contract ([`crate::decoder`]) under
 //! one name. Nothing inside the crate uses this module.
 
-pub use crate::decode::{decode_files, decode_files_chunked, empty_archives};
+pub use crate::decode::{decode_files, decode_files_chunked, empty_archives, probes_of};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::decode::{
     decode_files_in_parts, decode_files_in_parts_chunked, decode_files_selected,

@@ -7,7 +7,7 @@
 mod common;
 
 use common::rtrace_file;
-use flamedrop_core::input::{open_decoder, Decoder, FileProbe, PROBE_BYTES};
+use flamedrop_core::input::{open_decoder, probes_of, Decoder};
 use flamedrop_core::model::{PreviewCursor, PreviewLimits, Thread};
 use flamedrop_core::{decode_files, Format, TimeUnit, Trace};
 
@@ -23,17 +23,6 @@ fn grown(bytes: usize) -> Vec<(String, Vec<u8>)> {
         long.extend_from_slice(&body);
     }
     vec![(name, long)]
-}
-
-fn probes(files: &[(String, Vec<u8>)]) -> Vec<FileProbe> {
-    files
-        .iter()
-        .map(|(path, data)| FileProbe {
-            path: path.clone(),
-            size: data.len() as u64,
-            head: data[..data.len().min(PROBE_BYTES)].to_vec(),
-        })
-        .collect()
 }
 
 /// A span as drawn: start, end, name, depth, flags.
@@ -120,7 +109,7 @@ fn a_picture_of_part_of_a_recording_is_its_finished_lane_at_the_picture_resoluti
     let (whole, lane) = finished(&files);
     assert!(lane.len() > 20_000, "{} calls only", lane.len());
     let limits = PreviewLimits::default();
-    let mut decoder = open_decoder(probes(&files)).expect("opens");
+    let mut decoder = open_decoder(probes_of(&files)).expect("opens");
     assert_eq!(decoder.plan(), [0]);
     // The worker's way: one cursor (sp-rtrace needs none), a picture after
     // every chunk.
@@ -156,7 +145,7 @@ fn a_joined_decode_draws_part_0_then_the_whole_input_once_joined() {
     let limits = PreviewLimits::default();
     let mut parts: Vec<Box<dyn Decoder>> = (0..2)
         .map(|part| {
-            let mut d = open_decoder(probes(&files)).expect("opens");
+            let mut d = open_decoder(probes_of(&files)).expect("opens");
             assert!(d.keep_part(part, 2) && d.joins_parts());
             d
         })
