@@ -218,7 +218,7 @@ async function run(base, trace, opts) {
       baseline_bytes: baseline,
       peak_bytes: peak,
       memory_bytes: Math.max(0, peak - baseline),
-      memory_timeline: sampler.timeline.map(([t, b]) => [t, b - baseline]),
+      memory_timeline: sampler.timeline.map(([t, b, anon, shmem]) => [t, b - baseline, anon, shmem]),
       frames,
       frame_longtasks: frameTasks.map((t) => t.duration),
       views,

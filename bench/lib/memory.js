@@ -46,8 +46,18 @@ function renderers(root) {
 }
 
 function pssBytes(pid) {
-  const m = /^Pss:\s+(\d+) kB/m.exec(read(`/proc/${pid}/smaps_rollup`));
-  return m ? Number(m[1]) * 1024 : 0;
+  return pssParts(pid).pss;
+}
+
+/** A process's PSS and its anonymous and shared-memory (shmem: pixels shared with the compositor,
+ * shared wasm memory) parts, in bytes. */
+function pssParts(pid) {
+  const rollup = read(`/proc/${pid}/smaps_rollup`);
+  const field = (name) => {
+    const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(rollup);
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  return { pss: field('Pss'), anon: field('Pss_Anon'), shmem: field('Pss_Shmem') };
 }
 
 /** Samples the renderers' total PSS every `ms` until stopped; keeps the peak. */
@@ -57,7 +67,8 @@ class Sampler {
     this.peak = 0;
     this.last = 0;
     this.started = Date.now();
-    /** [ms since start, bytes] per sample, for finding which phase peaks. */
+    /** [ms since start, bytes, anonymous bytes, shmem bytes] per sample, for finding which phase
+     * peaks and what it is made of. */
     this.timeline = [];
     this.pids = renderers(root);
     this.timer = setInterval(() => this.sample(), ms);
@@ -67,9 +78,11 @@ class Sampler {
   sample() {
     const now = renderers(this.root);
     if (now.length) this.pids = now;
-    this.last = this.pids.reduce((sum, pid) => sum + pssBytes(pid), 0);
+    const parts = this.pids.map(pssParts);
+    const sum = (key) => parts.reduce((total, p) => total + p[key], 0);
+    this.last = sum('pss');
     this.peak = Math.max(this.peak, this.last);
-    this.timeline.push([Date.now() - this.started, this.last]);
+    this.timeline.push([Date.now() - this.started, this.last, sum('anon'), sum('shmem')]);
     return this.last;
   }
 

@@ -54,6 +54,25 @@ impl Minimap {
         }
     }
 
+    /// True when the bands kept were drawn for this strip, these lanes and
+    /// colours: a paint then only copies them (else it draws them first,
+    /// which costs a big trace milliseconds per lane).
+    pub fn has_bands(
+        &self,
+        size: (u32, u32),
+        dpr: f64,
+        model: &ChartModel,
+        Colouring { dark, by_group }: Colouring,
+    ) -> bool {
+        self.bands.as_ref().is_some_and(|(k, _)| {
+            (k.size, k.dpr, k.dark, k.by_group) == (size, dpr, dark, by_group)
+                && k.threads
+                    .iter()
+                    .copied()
+                    .eq(model.lanes.iter().map(|l| l.thread))
+        })
+    }
+
     /// Paints the minimap for `model`'s window onto `ctx`, whose canvas is
     /// `size` device px at `dpr` (and already scaled to CSS px).
     pub fn paint(
@@ -66,13 +85,7 @@ impl Minimap {
         Colouring { dark, by_group }: Colouring,
     ) {
         let cached = match &self.bands {
-            Some((k, canvas))
-                if (k.size, k.dpr, k.dark, k.by_group) == (size, dpr, dark, by_group)
-                    && k.threads
-                        .iter()
-                        .copied()
-                        .eq(model.lanes.iter().map(|l| l.thread)) =>
-            {
+            Some((_, canvas)) if self.has_bands(size, dpr, model, Colouring { dark, by_group }) => {
                 Some(canvas.clone())
             }
             _ => {

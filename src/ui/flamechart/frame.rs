@@ -1,14 +1,15 @@
 //! One animation frame of the chart: held keys move the view, the hovered
 //! item is looked up again, then the canvas painter and the minimap paint
-//! and the chart reports outward (`publish`).
+//! and the chart reports outward (`publish`). The minimap's bands, when they
+//! must be drawn again, are drawn in a task of their own after the frame.
 
-use super::{FlameChart, Props};
+use super::{FlameChart, Msg};
 use crate::render::colors::Colouring;
 use crate::render::minimap::MINIMAP_HEIGHT;
 use crate::render::paint::Frame;
 use crate::timeline::SpanRef;
 use crate::view_model::Loaded;
-use web_sys::HtmlCanvasElement;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 impl FlameChart {
@@ -25,9 +26,8 @@ impl FlameChart {
         } else {
             self.last_frame = None;
         }
-        let props = ctx.props();
-        let hover_changed = self.rehover(&props.loaded);
-        self.paint(props);
+        let hover_changed = self.rehover(&ctx.props().loaded);
+        self.paint(ctx);
         hover_changed
     }
 
@@ -40,7 +40,8 @@ impl FlameChart {
         range.map(|(a, b)| ((a - loaded.origin) as f64, (b - loaded.origin) as f64))
     }
 
-    fn paint(&mut self, props: &Props) {
+    fn paint(&mut self, ctx: &Context<Self>) {
+        let props = ctx.props();
         let loaded: &Loaded = &props.loaded;
         let shown = self.shown_range(loaded, props.range);
         let Some(painter) = &mut self.painter else {
@@ -68,28 +69,64 @@ impl FlameChart {
         self.publish.chart(&props.on_report, &self.model);
         let drew = painter.paint(&frame);
         self.publish.painted(&props.on_report, drew);
-        self.paint_minimap(loaded, colouring);
+        self.paint_minimap(ctx, colouring);
         self.publish
             .lanes(&props.on_report, loaded, &self.model, dark);
     }
 
-    fn paint_minimap(&mut self, loaded: &Loaded, colouring: Colouring) {
-        let Some(canvas) = self.minimap.cast::<HtmlCanvasElement>() else {
-            return;
-        };
+    /// Sizes the minimap's canvas to the chart's width; the canvas and its
+    /// context, with the device pixel ratio.
+    pub(super) fn size_minimap(
+        &self,
+    ) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d, f64)> {
+        let canvas = self.minimap.cast::<HtmlCanvasElement>()?;
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let width = self.model.view.width;
         let (w, h) = (
             (width * dpr).round().max(1.0) as u32,
             (MINIMAP_HEIGHT * dpr).round() as u32,
         );
-        if canvas.width() != w || canvas.height() != h {
+        let resized = canvas.width() != w || canvas.height() != h;
+        if resized {
             canvas.set_width(w);
             canvas.set_height(h);
         }
-        let Some(g) = crate::browser::context_2d(&canvas) else {
+        let g = crate::browser::context_2d(&canvas)?;
+        if resized {
+            crate::render::paint::touch(&g);
+        }
+        Some((canvas, g, dpr))
+    }
+
+    /// Paints the minimap, unless its bands must be drawn again (a new
+    /// picture or trace, another size or lanes): that waits for a task of
+    /// its own ([`FlameChart::paint_bands`]), so the frame that shows a new
+    /// loading picture does not also carry them.
+    fn paint_minimap(&mut self, ctx: &Context<Self>, colouring: Colouring) {
+        let Some((canvas, _, dpr)) = self.size_minimap() else {
             return;
         };
+        let size = (canvas.width(), canvas.height());
+        if self
+            .minimap_painter
+            .has_bands(size, dpr, &self.model, colouring)
+        {
+            self.paint_bands(&ctx.props().loaded, colouring);
+        } else if self.bands_due.is_none() {
+            let link = ctx.link().clone();
+            self.bands_due = Some(gloo::timers::callback::Timeout::new(0, move || {
+                link.send_message(Msg::Bands)
+            }));
+        }
+    }
+
+    /// Paints the minimap now, drawing its bands first if they are due.
+    pub(super) fn paint_bands(&mut self, loaded: &Loaded, colouring: Colouring) {
+        self.bands_due = None;
+        let Some((canvas, g, dpr)) = self.size_minimap() else {
+            return;
+        };
+        let (w, h) = (canvas.width(), canvas.height());
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         self.minimap_painter
             .paint(&g, (w, h), dpr, loaded, &self.model, colouring);

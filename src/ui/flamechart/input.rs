@@ -151,6 +151,7 @@ impl FlameChart {
         if let Some(painter) = &mut self.painter {
             painter.resize(w, h, dpr);
         }
+        let _ = self.size_minimap();
     }
 
     /// The canvas font finished loading: text widths are measured again.

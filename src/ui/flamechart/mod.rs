@@ -116,6 +116,8 @@ pub enum Msg {
     LanesOpen(bool),
     /// The canvas font finished loading: text widths are measured again.
     FontLoaded,
+    /// The minimap's bands are due (see `frame::paint_minimap`).
+    Bands,
     /// Open the transforms menu of the span at canvas (x, y).
     Menu {
         x: f64,
@@ -156,6 +158,8 @@ pub struct FlameChart {
     lanes_open: bool,
     /// A span's transforms menu, while open.
     menu: Option<Rc<OpenMenu>>,
+    /// The task that draws the minimap's bands, when they are due.
+    bands_due: Option<gloo::timers::callback::Timeout>,
     long_press: LongPress,
 }
 
@@ -191,6 +195,7 @@ impl Component for FlameChart {
             all_lanes: Rc::new(all_lanes),
             lanes_open: false,
             menu: None,
+            bands_due: None,
             long_press: LongPress::default(),
         };
         chart.arrange(&ctx.props().lanes);
@@ -254,6 +259,10 @@ impl Component for FlameChart {
             Msg::Key(action) => self.key(ctx, action),
             Msg::Minimap(x, pressed) => self.minimap(ctx, x, pressed),
             Msg::FontLoaded => self.font_loaded(ctx),
+            Msg::Bands => {
+                self.paint_bands(&ctx.props().loaded, ctx.props().colouring);
+                false
+            }
             Msg::LanesOpen(open) => {
                 self.lanes_open = open;
                 true
