@@ -14,7 +14,7 @@ use super::call_details::{set_bits, Caches, CallTexts, Words};
 use super::matching::{self, Planned, Step};
 use super::modules::Symbolizer;
 use super::reserve;
-use super::session::{Call, Session};
+use super::session::{FullCall, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
     AllocationRef, CounterRef, ResourceRef, Severity, StrId, ThreadRef, TraceBuilder, Value,
@@ -135,7 +135,7 @@ pub fn build(
         backtrace_calls: vec![0; session.backtraces.len()],
     };
     building.live = building.slots.iter().map(|_| Vec::new()).collect();
-    builder.reserve_spans(thread, session.calls.len() as u64);
+    builder.reserve_spans(thread, session.collected.len() as u64);
     let slots: Vec<_> = building.slots.iter().map(|s| s.resource).collect();
     tally.reserve(builder, thread, &slots);
     for (at, slot) in building.slots.iter_mut().enumerate() {
@@ -144,10 +144,10 @@ pub fn build(
     drop(tally);
     // The same steps again, with each allocation's release from the first pass.
     let mut matcher = matching::Matcher::new(session);
-    for (index, call) in session.calls.iter().enumerate() {
+    for (index, call) in session.calls().enumerate() {
         let index = index as u32;
-        let planned = matcher.replay(index, call, &links);
-        building.call(builder, index, call, &planned);
+        let planned = matcher.replay(index, &call, &links);
+        building.call(builder, index, &call, &planned);
     }
     let Building {
         slots,
@@ -201,7 +201,7 @@ struct Building<'s> {
 
 impl Building<'_> {
     /// Call `index`: its span with details, and its step on its resource.
-    fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &Call, planned: &Planned) {
+    fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &FullCall, planned: &Planned) {
         let ordinal = index + 1;
         let time = i64::from(ordinal);
         let name = self.function_name(builder, call);
@@ -247,11 +247,11 @@ impl Building<'_> {
     }
 
     /// The interned name of the call's function.
-    fn function_name(&mut self, builder: &mut TraceBuilder, call: &Call) -> StrId {
+    fn function_name(&mut self, builder: &mut TraceBuilder, call: &FullCall) -> StrId {
         match self.function_names.get_mut(call.function as usize) {
             Some(Some(name)) => *name,
-            Some(cached) => *cached.insert(builder.intern(self.session.function(call))),
-            None => builder.intern(self.session.function(call)),
+            Some(cached) => *cached.insert(builder.intern(self.session.function(call.function))),
+            None => builder.intern(self.session.function(call.function)),
         }
     }
 
@@ -259,7 +259,7 @@ impl Building<'_> {
     fn step(
         &mut self,
         builder: &mut TraceBuilder,
-        (index, call): (u32, &Call),
+        (index, call): (u32, &FullCall),
         name: StrId,
         slot: usize,
         step: Step,
@@ -301,7 +301,7 @@ impl Building<'_> {
     fn allocate(
         &mut self,
         builder: &mut TraceBuilder,
-        (index, call): (u32, &Call),
+        (index, call): (u32, &FullCall),
         name: StrId,
         slot: usize,
         freed_by: u32,
@@ -332,7 +332,7 @@ impl Building<'_> {
 
     /// The allocation stack of the call: its backtrace, outermost first,
     /// then the allocating function.
-    fn stack(&mut self, builder: &mut TraceBuilder, call: &Call, name: StrId) -> u32 {
+    fn stack(&mut self, builder: &mut TraceBuilder, call: &FullCall, name: StrId) -> u32 {
         let (session, symbolizer) = (self.session, self.symbolizer);
         let (frame_names, no_backtrace) = (&mut self.frame_names, self.no_backtrace);
         *self
@@ -364,7 +364,7 @@ fn event(allocation: AllocationRef) -> u32 {
 
 /// The size an allocating call gives its block (the 32-bit size field,
 /// unsigned).
-fn block_size(call: &Call) -> u64 {
+fn block_size(call: &FullCall) -> u64 {
     u64::from(call.size as u32)
 }
 
@@ -372,7 +372,7 @@ fn block_size(call: &Call) -> u64 {
 /// trace registered none (all calls are then one resource type).
 fn resource_slots(session: &Session, builder: &mut TraceBuilder) -> Vec<ResourceSlot> {
     if session.resources.is_empty() {
-        if session.calls.is_empty() {
+        if session.collected.is_empty() {
             return Vec::new();
         }
         let has_memory = session.modules.iter().any(|(_, _, n)| n == "memory");

@@ -471,20 +471,20 @@ impl Decoder for RtraceDecoder {
         let (pid, name, lane) = picture::lane_names(&session);
         let process = builder.process(&pid, &name);
         let thread = builder.thread(process, &pid, &lane);
-        builder.count_events(thread, session.calls.len() as u64);
-        if session.mappings.is_empty() && !session.calls.is_empty() {
+        builder.count_events(thread, session.collected.len() as u64);
+        if session.mappings.is_empty() && !session.collected.is_empty() {
             builder.diagnose(Severity::Info, "no-mappings", None, None, 1, || {
                 "the trace has no MMAP packets (the process ended before the pre-processor read its maps), so frames show as raw addresses".into()
             });
         }
         // The calls vector grew by doubling: what it holds beyond the calls
         // goes back before the model is built beside it.
-        session.calls.shrink_to_fit();
+        session.collected.shrink_to_fit();
         let symbolizer = modules::Symbolizer::new(&session.mappings, &elves);
         let mut outcome = calls::build(&session, &mut builder, thread, &symbolizer);
         // Every call is in the model now: they go before the live counters
         // are made, so that the two never exist whole at once.
-        session.calls = Vec::new();
+        session.collected = Vec::new();
         calls::live_counters(&mut builder, &mut outcome);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();
         tables::add_all(&session, &outcome, &symbolizer, &dropped, &mut builder);

@@ -361,7 +361,7 @@ pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
     }
     // The recorded stamps' range, without a copy of them.
     let range = session
-        .calls
+        .collected
         .iter()
         .map(|c| c.timestamp)
         .filter(|&t| t != 0)
