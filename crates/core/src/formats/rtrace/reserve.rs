@@ -62,6 +62,14 @@ impl Tally {
         self.slots.get(slot).map_or(0, |s| s.1)
     }
 
+    /// The blocks of slot `slot` live at the end: its allocations less its
+    /// releases (each releases one of the slot's allocations).
+    pub(super) fn live(&self, slot: usize) -> usize {
+        self.slots.get(slot).map_or(0, |&(allocations, points, _)| {
+            allocations.saturating_sub(points.saturating_sub(allocations))
+        })
+    }
+
     /// Reserves the detail columns of `thread` and the allocation columns
     /// of the resource slots (their tables, in slot order; slots made later
     /// by the build are not reserved). The live counters are made, exactly,

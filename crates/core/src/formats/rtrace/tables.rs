@@ -99,7 +99,7 @@ fn leak_groups(session: &Session, live: &[super::calls::LiveBlock]) -> Vec<(u32,
     for block in live {
         let g = groups.entry(block.backtrace).or_default();
         g.blocks += 1;
-        g.size += block.size;
+        g.size += u64::from(block.size);
         g.calls.push(block.call);
         let function = session
             .functions
