@@ -157,14 +157,7 @@ pub fn build(
     builder.reserve_spans(thread, session.collected.len() as u64);
     let slots: Vec<_> = building.slots.iter().map(|s| s.resource).collect();
     tally.reserve(builder, thread, &slots);
-    // Slot 0's events go over the links (`Outcome::first_events`).
-    for (at, slot) in building.slots.iter_mut().enumerate().skip(1) {
-        slot.events.reserve_exact(tally.points(at));
-    }
-    // Exactly the blocks left live (slots the build adds grow theirs).
-    for (at, live) in building.live.iter_mut().enumerate() {
-        live.reserve_exact(tally.live(at));
-    }
+    building.reserve(&tally);
     drop(tally);
     // The same steps again, with each allocation's release from the first pass.
     let mut matcher = matching::Matcher::new(session);
@@ -230,6 +223,18 @@ struct Building<'s> {
 }
 
 impl Building<'_> {
+    /// Makes room for exactly the slots' events and live blocks that
+    /// `tally` counted (slots the build adds grow theirs).
+    fn reserve(&mut self, tally: &reserve::Tally) {
+        // Slot 0's events go over the links (`Outcome::first_events`).
+        for (at, slot) in self.slots.iter_mut().enumerate().skip(1) {
+            slot.events.reserve_exact(tally.points(at));
+        }
+        for (at, live) in self.live.iter_mut().enumerate() {
+            live.reserve_exact(tally.live(at));
+        }
+    }
+
     /// Call `index`: its span with details, and its step on its resource.
     fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &FullCall, planned: &Planned) {
         let ordinal = index + 1;
