@@ -207,10 +207,15 @@ impl RtraceDecoder {
                         replay.feed(&self.head);
                         self.postproc_buffer = Some(replay);
                     }
-                    rest = self.head.split_off(h.len.min(self.head.len()));
+                    // The bytes past the handshake are the first packets;
+                    // the head is dropped with them once they are framed
+                    // (left in place, its capacity, a whole first chunk,
+                    // stayed to the end of the decode: 1 MiB at the peak).
+                    rest = std::mem::take(&mut self.head);
+                    let packets = rest.get(h.len..).unwrap_or_default();
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
-                    &rest[..]
+                    packets
                 }
                 _ => return,
             }
