@@ -45,18 +45,18 @@ const RELEASED: u32 = 1 << 31;
 /// allocation's number never reaches `!RELEASED`).
 const NO_EVENT: u32 = u32::MAX;
 
-/// A block still live at the end: 16 bytes (a trace can leave most of its
+/// A block still live at the end: 12 bytes (a trace can leave most of its
 /// blocks live, and they are kept beside the model at the decode's peak).
 pub struct LiveBlock {
     pub call: u32,
-    /// The allocating function, an index into `Session::functions`.
-    pub function: u32,
-    pub backtrace: u32,
+    /// The allocating call's class (its function and backtrace), an index
+    /// into `Session::classes`.
+    pub class: u32,
     /// The call's 32-bit size field, unsigned ([`block_size`]).
     pub size: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<LiveBlock>() <= 16);
+const _: () = assert!(std::mem::size_of::<LiveBlock>() <= 12);
 
 /// What the tables need after the calls are built.
 pub struct Outcome {
@@ -361,8 +361,7 @@ impl Building<'_> {
         if freed_by == 0 {
             live.push(LiveBlock {
                 call: ordinal,
-                function: call.function,
-                backtrace: call.backtrace,
+                class: call.class,
                 size: block_size(call),
             });
             Value::Fixed(self.words.never)

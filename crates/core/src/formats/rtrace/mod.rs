@@ -14,6 +14,7 @@
 
 mod call_details;
 mod calls;
+mod collected;
 mod elf;
 mod events;
 mod framing;

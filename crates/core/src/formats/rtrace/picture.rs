@@ -67,7 +67,7 @@ pub fn picture(session: &Session, limits: &PreviewLimits) -> Trace {
     let mut names: HashMap<u32, u32> = HashMap::new();
     let mut spans = Spans::default();
     for (index, call) in shown.iter().enumerate().step_by(bucket).take(limits.spans) {
-        let function = session.class(call).function;
+        let function = session.class(call.class).function;
         let name = *names
             .entry(function)
             .or_insert_with(|| trace.strings.intern(session.function(function)));

@@ -4,6 +4,7 @@
 //! MMAP — including the ones the pre-processor appends at the end — has been
 //! seen, so every call is held until the end.
 
+pub use super::collected::{Call, Class, FullCall};
 use super::framing::TAGS;
 use super::handshake::Handshake;
 use super::modules::Mapping;
@@ -39,48 +40,6 @@ impl ResourceType {
     pub fn refcounted(&self) -> bool {
         self.flags & RESOURCE_REFCOUNT != 0
     }
-}
-
-/// A CALL as collected: 24 bytes (issue 20: the calls exist whole beside
-/// the model's columns until the build is done), what it shares with other
-/// calls interned as one class number.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Call {
-    /// Index into [`Session::classes`].
-    pub class: u32,
-    pub timestamp: u32,
-    pub size: i32,
-    /// Index into [`Session::backtraces`]; 0 is the empty backtrace.
-    pub backtrace: u32,
-    pub id: u64,
-}
-
-// The collected calls are the decode's biggest temporary: keep them small.
-const _: () = assert!(std::mem::size_of::<Call>() <= 24);
-
-/// What calls have in common: few distinct ones in a trace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Class {
-    /// Index into [`Session::functions`].
-    pub function: u32,
-    pub kind: u32,
-    pub resource_type: u32,
-    pub context: u32,
-}
-
-/// A call with its class read back ([`Session::calls`]): what the build reads.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FullCall {
-    pub resource_type: u32,
-    pub context: u32,
-    pub timestamp: u32,
-    pub kind: u32,
-    /// Index into [`Session::functions`].
-    pub function: u32,
-    pub size: i32,
-    pub id: u64,
-    /// Index into [`Session::backtraces`]; 0 is the empty backtrace.
-    pub backtrace: u32,
 }
 
 /// A problem met while collecting packets, for the decoder to report.
@@ -272,9 +231,7 @@ impl Session {
             Awaiting::No => return Some(Problem::Orphan("BTRC")),
             Awaiting::Yes => {
                 let index = self.intern_backtrace(frames);
-                if let Some(call) = self.collected.last_mut() {
-                    call.backtrace = index;
-                }
+                self.set_backtrace(index);
             }
             Awaiting::Unknown => {
                 self.lead.backtrace = Some(frames.iter().collect());
@@ -318,9 +275,7 @@ impl Session {
             if let Some(frames) = next.lead.backtrace {
                 self.frames = frames;
                 let index = self.intern_frames();
-                if let Some(call) = self.collected.last_mut() {
-                    call.backtrace = index;
-                }
+                self.set_backtrace(index);
                 self.awaiting_backtrace = Awaiting::No;
             }
         }
@@ -342,23 +297,21 @@ impl Session {
             .into_iter()
             .map(|class| {
                 let function = functions.get(class.function as usize).copied();
+                let backtrace = backtraces.get(class.backtrace as usize).copied();
                 self.intern_class(Class {
                     function: function.unwrap_or(0),
+                    backtrace: backtrace.unwrap_or(0),
                     ..class
                 })
             })
             .collect();
         let first = self.collected.len() as u32;
-        // Exactly the joined calls: a doubled vector would hold up to 24
+        // Exactly the joined calls: a doubled vector would hold up to 20
         // bytes per call more until the end.
         self.collected.reserve_exact(next.collected.len());
         self.collected
             .extend(next.collected.into_iter().map(|mut call| {
                 call.class = classes.get(call.class as usize).copied().unwrap_or(0);
-                call.backtrace = backtraces
-                    .get(call.backtrace as usize)
-                    .copied()
-                    .unwrap_or(0);
                 call
             }));
         self.arguments.extend(
@@ -401,14 +354,26 @@ impl Session {
             kind: call.kind,
             resource_type: call.resource_type,
             context: call.context,
-        });
-        self.collected.push(Call {
-            class,
-            timestamp: call.timestamp,
-            size: call.size,
             backtrace: 0,
-            id: call.id,
         });
+        let call = Call::new(class, call.timestamp, call.size, call.id);
+        self.collected.push(call);
+    }
+
+    /// Gives the last call backtrace `backtrace` (its BTRC came): another
+    /// class.
+    fn set_backtrace(&mut self, backtrace: u32) {
+        let Some(&call) = self.collected.last() else {
+            return;
+        };
+        let class = Class {
+            backtrace,
+            ..self.class(call.class)
+        };
+        let class = self.intern_class(class);
+        if let Some(call) = self.collected.last_mut() {
+            call.class = class;
+        }
     }
 
     fn intern_class(&mut self, class: Class) -> u32 {
@@ -421,11 +386,11 @@ impl Session {
         i
     }
 
-    /// The class of a collected call.
-    pub fn class(&self, call: &Call) -> Class {
+    /// Class number `class` ([`Call::class`]).
+    pub fn class(&self, class: u32) -> Class {
         // Always there: the session made the number.
         self.classes
-            .get(call.class as usize)
+            .get(class as usize)
             .copied()
             .unwrap_or_default()
     }
@@ -433,16 +398,18 @@ impl Session {
     /// The calls in file order, each with its class read back.
     pub fn calls(&self) -> impl ExactSizeIterator<Item = FullCall> + '_ {
         self.collected.iter().map(|call| {
-            let class = self.class(call);
+            let class_number = call.class;
+            let class = self.class(class_number);
             FullCall {
+                class: class_number,
                 resource_type: class.resource_type,
                 context: class.context,
                 timestamp: call.timestamp,
                 kind: class.kind,
                 function: class.function,
                 size: call.size,
-                id: call.id,
-                backtrace: call.backtrace,
+                id: call.id(),
+                backtrace: class.backtrace,
             }
         })
     }
