@@ -4,7 +4,7 @@
 
 use super::matching::Step;
 use super::packets::{CALL_ALLOC, CALL_FREE};
-use super::session::{Call, Session};
+use super::session::{FullCall, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{StrId, TraceBuilder, Value};
 use std::collections::HashMap;
@@ -82,7 +82,7 @@ impl CallTexts<'_> {
         builder: &mut TraceBuilder,
         fields: &mut Vec<(StrId, Value)>,
         session: &Session,
-        (index, call): (u32, &Call),
+        (index, call): (u32, &FullCall),
         resource: StrId,
         caches: &mut Caches,
     ) {
@@ -150,7 +150,7 @@ impl CallTexts<'_> {
 /// [`Value`] stores it (a 32-bit number or text in one slot, a wider number
 /// in two, a fixed word in none). Mirrors them, for the exact reservation
 /// (`reserve.rs`); a test holds the two together.
-pub(super) fn payload_slots(session: &Session, (index, call): (u32, &Call), step: Step) -> u64 {
+pub(super) fn payload_slots(session: &Session, (index, call): (u32, &FullCall), step: Step) -> u64 {
     let size = u64::from(call.kind == CALL_ALLOC);
     let id = if call.id > u64::from(u32::MAX) { 2 } else { 1 };
     let timestamp = u64::from(call.timestamp != 0);

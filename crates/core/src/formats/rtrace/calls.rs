@@ -14,7 +14,7 @@ use super::call_details::{set_bits, Caches, CallTexts, Words};
 use super::matching::{self, Planned, Step};
 use super::modules::Symbolizer;
 use super::reserve;
-use super::session::{Call, Session};
+use super::session::{FullCall, Session};
 use crate::fast_hash::FastMap;
 use crate::model::{
     AllocationRef, CounterRef, ResourceRef, Severity, StrId, ThreadRef, TraceBuilder, Value,
@@ -32,7 +32,8 @@ pub struct ResourceSlot {
     counter: CounterRef,
     /// The allocations made and released (with [`RELEASED`]), in call
     /// order: the live counter is made from them and the allocation table
-    /// once the calls are gone.
+    /// once the calls are gone. Slot 0's are written over the links instead
+    /// ([`Outcome::first_events`]).
     events: Vec<u32>,
 }
 
@@ -40,14 +41,22 @@ pub struct ResourceSlot {
 /// is below it: fewer calls than that fit in memory).
 const RELEASED: u32 = 1 << 31;
 
-/// A block still live at the end.
+/// In [`Outcome::first_events`]: the call has no event of slot 0 (an
+/// allocation's number never reaches `!RELEASED`).
+const NO_EVENT: u32 = u32::MAX;
+
+/// A block still live at the end: 12 bytes (a trace can leave most of its
+/// blocks live, and they are kept beside the model at the decode's peak).
 pub struct LiveBlock {
     pub call: u32,
-    /// The allocating function, an index into `Session::functions`.
-    pub function: u32,
-    pub backtrace: u32,
-    pub size: u64,
+    /// The allocating call's class (its function and backtrace), an index
+    /// into `Session::classes`.
+    pub class: u32,
+    /// The call's 32-bit size field, unsigned ([`block_size`]).
+    pub size: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<LiveBlock>() <= 12);
 
 /// What the tables need after the calls are built.
 pub struct Outcome {
@@ -58,6 +67,11 @@ pub struct Outcome {
     pub context_calls: HashMap<u32, u64>,
     /// Calls per backtrace, by backtrace number.
     pub backtrace_calls: Vec<u64>,
+    /// Slot 0's events ([`ResourceSlot::events`]), by call index
+    /// ([`NO_EVENT`] for the others): the links' vector, each entry written
+    /// once its call was built, so that one slot's events (all of them in a
+    /// trace of one resource type) take no memory of their own.
+    first_events: Vec<u32>,
 }
 
 /// Makes the live counters once the caller has let the calls go (they are
@@ -65,18 +79,22 @@ pub struct Outcome {
 /// tables, so that the calls and the whole model never exist at once
 /// (issue 20: the page's memory keeps its high-water mark).
 pub fn live_counters(builder: &mut TraceBuilder, outcome: &mut Outcome) {
-    for slot in &mut outcome.slots {
-        live_counter(builder, slot);
+    for (at, slot) in outcome.slots.iter_mut().enumerate() {
+        let events = match at {
+            0 => std::mem::take(&mut outcome.first_events),
+            _ => std::mem::take(&mut slot.events),
+        };
+        live_counter(builder, slot, events);
     }
 }
 
 /// The live counter of `slot`, from its events and its allocation table:
 /// the live total after each allocation and release, at its time.
-fn live_counter(builder: &mut TraceBuilder, slot: &mut ResourceSlot) {
-    let events = std::mem::take(&mut slot.events);
-    builder.reserve_counter(slot.counter, events.len());
+fn live_counter(builder: &mut TraceBuilder, slot: &ResourceSlot, events: Vec<u32>) {
+    let points = events.iter().filter(|&&e| e != NO_EVENT).count();
+    builder.reserve_counter(slot.counter, points);
     let mut live = 0u64;
-    for event in events {
+    for event in events.into_iter().filter(|&e| e != NO_EVENT) {
         let at = (event & !RELEASED) as usize;
         let Some(a) = builder.allocations(slot.resource) else {
             return;
@@ -115,6 +133,7 @@ pub fn build(
         thread,
         live: Vec::new(),
         slots: resource_slots(session, builder),
+        links,
         allocations: FastMap::default(),
         frame_names: FastMap::default(),
         stacks: FastMap::default(),
@@ -135,19 +154,17 @@ pub fn build(
         backtrace_calls: vec![0; session.backtraces.len()],
     };
     building.live = building.slots.iter().map(|_| Vec::new()).collect();
-    builder.reserve_spans(thread, session.calls.len() as u64);
+    builder.reserve_spans(thread, session.collected.len() as u64);
     let slots: Vec<_> = building.slots.iter().map(|s| s.resource).collect();
     tally.reserve(builder, thread, &slots);
-    for (at, slot) in building.slots.iter_mut().enumerate() {
-        slot.events.reserve_exact(tally.points(at));
-    }
+    building.reserve(&tally);
     drop(tally);
     // The same steps again, with each allocation's release from the first pass.
     let mut matcher = matching::Matcher::new(session);
-    for (index, call) in session.calls.iter().enumerate() {
+    for (index, call) in session.calls().enumerate() {
         let index = index as u32;
-        let planned = matcher.replay(index, call, &links);
-        building.call(builder, index, call, &planned);
+        let planned = matcher.replay(index, &call, &building.links);
+        building.call(builder, index, &call, &planned);
     }
     let Building {
         slots,
@@ -157,6 +174,7 @@ pub fn build(
         undefined,
         unknown_types,
         backtrace_calls,
+        links,
         ..
     } = building;
     report_counts(builder, unmatched, undefined, unknown_types);
@@ -170,6 +188,7 @@ pub fn build(
         live,
         context_calls,
         backtrace_calls,
+        first_events: links,
     }
 }
 
@@ -180,6 +199,10 @@ struct Building<'s> {
     thread: ThreadRef,
     slots: Vec<ResourceSlot>,
     live: Vec<Vec<LiveBlock>>,
+    /// The first pass's links (`matching::links`), by call index; each
+    /// read by its call's step, then that call's event of slot 0 or
+    /// [`NO_EVENT`] ([`Outcome::first_events`]).
+    links: Vec<u32>,
     /// Allocation of each allocating call, by call index.
     allocations: FastMap<u32, AllocationRef>,
     frame_names: FastMap<u64, StrId>,
@@ -200,10 +223,26 @@ struct Building<'s> {
 }
 
 impl Building<'_> {
+    /// Makes room for exactly the slots' events and live blocks that
+    /// `tally` counted (slots the build adds grow theirs).
+    fn reserve(&mut self, tally: &reserve::Tally) {
+        // Slot 0's events go over the links (`Outcome::first_events`).
+        for (at, slot) in self.slots.iter_mut().enumerate().skip(1) {
+            slot.events.reserve_exact(tally.points(at));
+        }
+        for (at, live) in self.live.iter_mut().enumerate() {
+            live.reserve_exact(tally.live(at));
+        }
+    }
+
     /// Call `index`: its span with details, and its step on its resource.
-    fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &Call, planned: &Planned) {
+    fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &FullCall, planned: &Planned) {
         let ordinal = index + 1;
         let time = i64::from(ordinal);
+        // The step has read this call's link: the entry is its event now.
+        if let Some(link) = self.links.get_mut(index as usize) {
+            *link = NO_EVENT;
+        }
         let name = self.function_name(builder, call);
         if let Some(count) = self.backtrace_calls.get_mut(call.backtrace as usize) {
             *count += 1;
@@ -247,11 +286,11 @@ impl Building<'_> {
     }
 
     /// The interned name of the call's function.
-    fn function_name(&mut self, builder: &mut TraceBuilder, call: &Call) -> StrId {
+    fn function_name(&mut self, builder: &mut TraceBuilder, call: &FullCall) -> StrId {
         match self.function_names.get_mut(call.function as usize) {
             Some(Some(name)) => *name,
-            Some(cached) => *cached.insert(builder.intern(self.session.function(call))),
-            None => builder.intern(self.session.function(call)),
+            Some(cached) => *cached.insert(builder.intern(self.session.function(call.function))),
+            None => builder.intern(self.session.function(call.function)),
         }
     }
 
@@ -259,7 +298,7 @@ impl Building<'_> {
     fn step(
         &mut self,
         builder: &mut TraceBuilder,
-        (index, call): (u32, &Call),
+        (index, call): (u32, &FullCall),
         name: StrId,
         slot: usize,
         step: Step,
@@ -279,9 +318,11 @@ impl Building<'_> {
                 // Always there: the first pass gave the block this call as
                 // its `freed_by`, so `allocate` kept it.
                 let allocation = self.allocations.remove(&block);
-                if let (Some(slot), Some(allocation)) = (self.slots.get_mut(slot), allocation) {
+                let at = slot;
+                if let (Some(slot), Some(allocation)) = (self.slots.get_mut(at), allocation) {
                     builder.free(slot.resource, allocation, time);
-                    slot.events.push(event(allocation) | RELEASED);
+                    let event = event(allocation) | RELEASED;
+                    record(&mut self.links, at, index, slot, event);
                 }
                 let frees = Value::Numbered(words.call_no, block + 1);
                 self.fields.push((words.frees, frees));
@@ -301,7 +342,7 @@ impl Building<'_> {
     fn allocate(
         &mut self,
         builder: &mut TraceBuilder,
-        (index, call): (u32, &Call),
+        (index, call): (u32, &FullCall),
         name: StrId,
         slot: usize,
         freed_by: u32,
@@ -309,19 +350,19 @@ impl Building<'_> {
         let ordinal = index + 1;
         let time = i64::from(ordinal);
         let stack = self.stack(builder, call, name);
-        let size = block_size(call);
-        let (Some(slot), Some(live)) = (self.slots.get_mut(slot), self.live.get_mut(slot)) else {
+        let size = u64::from(block_size(call));
+        let at = slot;
+        let (Some(slot), Some(live)) = (self.slots.get_mut(at), self.live.get_mut(at)) else {
             return Value::Fixed(self.words.never);
         };
         let allocation = builder.allocate(slot.resource, self.thread, time, size, call.id, stack);
         builder.allocation_context(slot.resource, allocation, call.context);
-        slot.events.push(event(allocation));
+        record(&mut self.links, at, index, slot, event(allocation));
         if freed_by == 0 {
             live.push(LiveBlock {
                 call: ordinal,
-                function: call.function,
-                backtrace: call.backtrace,
-                size,
+                class: call.class,
+                size: block_size(call),
             });
             Value::Fixed(self.words.never)
         } else {
@@ -332,7 +373,7 @@ impl Building<'_> {
 
     /// The allocation stack of the call: its backtrace, outermost first,
     /// then the allocating function.
-    fn stack(&mut self, builder: &mut TraceBuilder, call: &Call, name: StrId) -> u32 {
+    fn stack(&mut self, builder: &mut TraceBuilder, call: &FullCall, name: StrId) -> u32 {
         let (session, symbolizer) = (self.session, self.symbolizer);
         let (frame_names, no_backtrace) = (&mut self.frame_names, self.no_backtrace);
         *self
@@ -357,6 +398,19 @@ impl Building<'_> {
     }
 }
 
+/// Records call `index`'s event of slot `at`: slot 0's in the call's entry
+/// of the links ([`Outcome::first_events`]), the others' in their events.
+fn record(links: &mut [u32], at: usize, index: u32, slot: &mut ResourceSlot, event: u32) {
+    match at {
+        0 => {
+            if let Some(entry) = links.get_mut(index as usize) {
+                *entry = event;
+            }
+        }
+        _ => slot.events.push(event),
+    }
+}
+
 /// An allocation's number in [`ResourceSlot::events`].
 fn event(allocation: AllocationRef) -> u32 {
     (allocation as u32) & !RELEASED
@@ -364,15 +418,15 @@ fn event(allocation: AllocationRef) -> u32 {
 
 /// The size an allocating call gives its block (the 32-bit size field,
 /// unsigned).
-fn block_size(call: &Call) -> u64 {
-    u64::from(call.size as u32)
+fn block_size(call: &FullCall) -> u32 {
+    call.size as u32
 }
 
 /// One slot per RESR, in registration order; one default slot when the
 /// trace registered none (all calls are then one resource type).
 fn resource_slots(session: &Session, builder: &mut TraceBuilder) -> Vec<ResourceSlot> {
     if session.resources.is_empty() {
-        if session.calls.is_empty() {
+        if session.collected.is_empty() {
             return Vec::new();
         }
         let has_memory = session.modules.iter().any(|(_, _, n)| n == "memory");

@@ -6,7 +6,7 @@
 //! again with a second [`Matcher`].
 
 use super::packets::{CALL_ALLOC, CALL_FREE};
-use super::session::{Call, Session, RESOURCE_REFCOUNT};
+use super::session::{FullCall, Session, RESOURCE_REFCOUNT};
 use crate::fast_hash::FastMap;
 
 /// Resource types not registered by RESR that get their own slot.
@@ -67,7 +67,7 @@ impl Matcher {
     /// The slot and step of call `index`, the call after the last one
     /// stepped. An allocation's `freed_by` is 0 here: the release comes
     /// later ([`links`] has it).
-    pub fn step(&mut self, index: u32, call: &Call) -> Planned {
+    pub fn step(&mut self, index: u32, call: &FullCall) -> Planned {
         let (slot, refcounted) = self.slot(call);
         Planned {
             slot: slot as u32,
@@ -78,7 +78,7 @@ impl Matcher {
     /// [`Matcher::step`] again, for calls a first matcher linked
     /// ([`links`]): what the links say, with the allocation's `freed_by`;
     /// only reference-counted types need the live blocks again.
-    pub fn replay(&mut self, index: u32, call: &Call, links: &[u32]) -> Planned {
+    pub fn replay(&mut self, index: u32, call: &FullCall, links: &[u32]) -> Planned {
         let (slot, refcounted) = self.slot(call);
         let link = links.get(index as usize).copied().unwrap_or(0);
         let step = match call.kind {
@@ -98,7 +98,7 @@ impl Matcher {
     }
 
     /// The slot of a call, and whether its type is reference counted.
-    fn slot(&mut self, call: &Call) -> (usize, bool) {
+    fn slot(&mut self, call: &FullCall) -> (usize, bool) {
         let slots = &mut self.slots;
         let slot = match slots.iter().position(|s| s.0 == call.resource_type) {
             Some(i) => i,
@@ -116,7 +116,7 @@ impl Matcher {
     }
 
     /// The step of call `index` in `slot`, from the blocks held so far.
-    fn held_step(&mut self, index: u32, call: &Call, slot: usize, refcounted: bool) -> Step {
+    fn held_step(&mut self, index: u32, call: &FullCall, slot: usize, refcounted: bool) -> Step {
         let key = (slot as u32, call.id);
         match call.kind {
             CALL_ALLOC => match self.held.get_mut(&key).filter(|_| refcounted) {
@@ -146,12 +146,12 @@ impl Matcher {
 /// index: for an allocating call the ordinal of the call that releases its
 /// block for good, for that releasing call the allocating call's ordinal
 /// (0: none). A call is one or the other, so 4 bytes a call hold both.
-pub fn links(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Vec<u32> {
+pub fn links(session: &Session, mut each: impl FnMut(u32, &FullCall, Planned)) -> Vec<u32> {
     let mut matcher = Matcher::new(session);
-    let mut links = vec![0u32; session.calls.len()];
-    for (index, call) in session.calls.iter().enumerate() {
+    let mut links = vec![0u32; session.collected.len()];
+    for (index, call) in session.calls().enumerate() {
         let index = index as u32;
-        let planned = matcher.step(index, call);
+        let planned = matcher.step(index, &call);
         if let Step::Release { block } = planned.step {
             if let Some(by) = links.get_mut(block as usize) {
                 *by = index + 1;
@@ -160,7 +160,7 @@ pub fn links(session: &Session, mut each: impl FnMut(u32, &Call, Planned)) -> Ve
                 *of = block + 1;
             }
         }
-        each(index, call, planned);
+        each(index, &call, planned);
     }
     links
 }
@@ -173,7 +173,7 @@ type Held = FastMap<(u32, u64), (u32, u32)>;
 /// one slot for every call when the trace registered none.
 fn registered_slots(session: &Session) -> Vec<(u32, bool)> {
     if session.resources.is_empty() {
-        if session.calls.is_empty() {
+        if session.collected.is_empty() {
             Vec::new()
         } else {
             vec![(0, false)]

@@ -14,6 +14,7 @@
 
 mod call_details;
 mod calls;
+mod collected;
 mod elf;
 mod events;
 mod framing;
@@ -207,10 +208,15 @@ impl RtraceDecoder {
                         replay.feed(&self.head);
                         self.postproc_buffer = Some(replay);
                     }
-                    rest = self.head.split_off(h.len.min(self.head.len()));
+                    // The bytes past the handshake are the first packets;
+                    // the head is dropped with them once they are framed
+                    // (left in place, its capacity, a whole first chunk,
+                    // stayed to the end of the decode: 1 MiB at the peak).
+                    rest = std::mem::take(&mut self.head);
+                    let packets = rest.get(h.len..).unwrap_or_default();
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
-                    &rest[..]
+                    packets
                 }
                 _ => return,
             }
@@ -471,20 +477,20 @@ impl Decoder for RtraceDecoder {
         let (pid, name, lane) = picture::lane_names(&session);
         let process = builder.process(&pid, &name);
         let thread = builder.thread(process, &pid, &lane);
-        builder.count_events(thread, session.calls.len() as u64);
-        if session.mappings.is_empty() && !session.calls.is_empty() {
+        builder.count_events(thread, session.collected.len() as u64);
+        if session.mappings.is_empty() && !session.collected.is_empty() {
             builder.diagnose(Severity::Info, "no-mappings", None, None, 1, || {
                 "the trace has no MMAP packets (the process ended before the pre-processor read its maps), so frames show as raw addresses".into()
             });
         }
         // The calls vector grew by doubling: what it holds beyond the calls
         // goes back before the model is built beside it.
-        session.calls.shrink_to_fit();
+        session.collected.shrink_to_fit();
         let symbolizer = modules::Symbolizer::new(&session.mappings, &elves);
         let mut outcome = calls::build(&session, &mut builder, thread, &symbolizer);
         // Every call is in the model now: they go before the live counters
         // are made, so that the two never exist whole at once.
-        session.calls = Vec::new();
+        session.collected = Vec::new();
         calls::live_counters(&mut builder, &mut outcome);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();
         tables::add_all(&session, &outcome, &symbolizer, &dropped, &mut builder);

@@ -43,7 +43,7 @@ pub fn lane_names(session: &Session) -> (String, String, String) {
 /// The calls of `session` so far as the finished trace's lane draws them,
 /// reduced to `limits`.
 pub fn picture(session: &Session, limits: &PreviewLimits) -> Trace {
-    let calls = &session.calls;
+    let calls = &session.collected;
     let count = calls.len();
     // Call index i is the span i + 1..i + 2, as `calls::build` makes it.
     let range = (count > 0).then(|| (1, count as i64 + 1));
@@ -67,9 +67,10 @@ pub fn picture(session: &Session, limits: &PreviewLimits) -> Trace {
     let mut names: HashMap<u32, u32> = HashMap::new();
     let mut spans = Spans::default();
     for (index, call) in shown.iter().enumerate().step_by(bucket).take(limits.spans) {
+        let function = session.class(call.class).function;
         let name = *names
-            .entry(call.function)
-            .or_insert_with(|| trace.strings.intern(session.function(call)));
+            .entry(function)
+            .or_insert_with(|| trace.strings.intern(session.function(function)));
         spans.start.push(index as i64 + 1);
         spans.end.push(index as i64 + 2);
         spans.depth.push(0);

@@ -6,7 +6,7 @@
 
 use super::call_details::payload_slots;
 use super::matching::{Planned, Step};
-use super::session::{Call, Session};
+use super::session::{FullCall, Session};
 use crate::model::{ResourceRef, ThreadRef, TraceBuilder};
 use std::collections::BTreeMap;
 
@@ -30,7 +30,7 @@ impl Tally {
 
     /// Counts one call, stepped as `planned` (an allocation's `freed_by`
     /// still unknown).
-    pub(super) fn add(&mut self, session: &Session, index: u32, call: &Call, planned: Planned) {
+    pub(super) fn add(&mut self, session: &Session, index: u32, call: &FullCall, planned: Planned) {
         self.calls += 1;
         self.payload += payload_slots(session, (index, call), planned.step);
         let slot = planned.slot as usize;
@@ -60,6 +60,14 @@ impl Tally {
     /// releases.
     pub(super) fn points(&self, slot: usize) -> usize {
         self.slots.get(slot).map_or(0, |s| s.1)
+    }
+
+    /// The blocks of slot `slot` live at the end: its allocations less its
+    /// releases (each releases one of the slot's allocations).
+    pub(super) fn live(&self, slot: usize) -> usize {
+        self.slots.get(slot).map_or(0, |&(allocations, points, _)| {
+            allocations.saturating_sub(points.saturating_sub(allocations))
+        })
     }
 
     /// Reserves the detail columns of `thread` and the allocation columns

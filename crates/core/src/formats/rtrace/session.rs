@@ -1,8 +1,10 @@
 //! Everything one recording session said, collected packet by packet while the
-//! file streams in. Calls are kept compact (function names and backtraces
-//! interned) because frames can only be named once every MMAP — including the
-//! ones the pre-processor appends at the end — has been seen.
+//! file streams in. Calls are kept compact (function names, backtraces and
+//! what calls share interned) because frames can only be named once every
+//! MMAP — including the ones the pre-processor appends at the end — has been
+//! seen, so every call is held until the end.
 
+pub use super::collected::{Call, Class, FullCall};
 use super::framing::TAGS;
 use super::handshake::Handshake;
 use super::modules::Mapping;
@@ -38,21 +40,6 @@ impl ResourceType {
     pub fn refcounted(&self) -> bool {
         self.flags & RESOURCE_REFCOUNT != 0
     }
-}
-
-/// A CALL with its function name and backtrace interned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Call {
-    pub resource_type: u32,
-    pub context: u32,
-    pub timestamp: u32,
-    pub kind: u32,
-    /// Index into [`Session::functions`].
-    pub function: u32,
-    pub size: i32,
-    pub id: u64,
-    /// Index into [`Session::backtraces`]; 0 is the empty backtrace.
-    pub backtrace: u32,
 }
 
 /// A problem met while collecting packets, for the decoder to report.
@@ -106,7 +93,11 @@ pub struct Session {
     /// CTXR: context bit mask and name.
     pub contexts: Vec<(u32, String)>,
     pub mappings: Vec<Mapping>,
-    pub calls: Vec<Call>,
+    /// The calls in file order ([`Session::calls`] reads them whole).
+    pub collected: Vec<Call>,
+    /// The calls' classes, each once.
+    pub classes: Vec<Class>,
+    class_index: FastMap<Class, u32>,
     pub functions: Vec<String>,
     function_index: FastMap<String, u32>,
     pub backtraces: Vec<Vec<u64>>,
@@ -140,7 +131,9 @@ impl Session {
             resources: Vec::new(),
             contexts: Vec::new(),
             mappings: Vec::new(),
-            calls: Vec::new(),
+            collected: Vec::new(),
+            classes: Vec::new(),
+            class_index: FastMap::default(),
             functions: Vec::new(),
             function_index: FastMap::default(),
             backtraces: vec![Vec::new()],
@@ -238,9 +231,7 @@ impl Session {
             Awaiting::No => return Some(Problem::Orphan("BTRC")),
             Awaiting::Yes => {
                 let index = self.intern_backtrace(frames);
-                if let Some(call) = self.calls.last_mut() {
-                    call.backtrace = index;
-                }
+                self.set_backtrace(index);
             }
             Awaiting::Unknown => {
                 self.lead.backtrace = Some(frames.iter().collect());
@@ -257,7 +248,7 @@ impl Session {
         match self.awaiting_backtrace {
             Awaiting::No => Some(Problem::Orphan("ARGS")),
             Awaiting::Yes => {
-                let index = self.calls.len().saturating_sub(1) as u32;
+                let index = self.collected.len().saturating_sub(1) as u32;
                 self.arguments.insert(index, args);
                 None
             }
@@ -278,15 +269,13 @@ impl Session {
         let awaited = self.awaiting_backtrace == Awaiting::Yes;
         if awaited {
             if let Some(args) = next.lead.arguments {
-                let index = self.calls.len().saturating_sub(1) as u32;
+                let index = self.collected.len().saturating_sub(1) as u32;
                 self.arguments.insert(index, args);
             }
             if let Some(frames) = next.lead.backtrace {
                 self.frames = frames;
                 let index = self.intern_frames();
-                if let Some(call) = self.calls.last_mut() {
-                    call.backtrace = index;
-                }
+                self.set_backtrace(index);
                 self.awaiting_backtrace = Awaiting::No;
             }
         }
@@ -303,18 +292,28 @@ impl Session {
                 self.intern_frames()
             })
             .collect();
-        let first = self.calls.len() as u32;
-        // Exactly the joined calls: a doubled vector would hold up to 40
+        let classes: Vec<u32> = next
+            .classes
+            .into_iter()
+            .map(|class| {
+                let function = functions.get(class.function as usize).copied();
+                let backtrace = backtraces.get(class.backtrace as usize).copied();
+                self.intern_class(Class {
+                    function: function.unwrap_or(0),
+                    backtrace: backtrace.unwrap_or(0),
+                    ..class
+                })
+            })
+            .collect();
+        let first = self.collected.len() as u32;
+        // Exactly the joined calls: a doubled vector would hold up to 20
         // bytes per call more until the end.
-        self.calls.reserve_exact(next.calls.len());
-        self.calls.extend(next.calls.into_iter().map(|mut call| {
-            call.function = functions.get(call.function as usize).copied().unwrap_or(0);
-            call.backtrace = backtraces
-                .get(call.backtrace as usize)
-                .copied()
-                .unwrap_or(0);
-            call
-        }));
+        self.collected.reserve_exact(next.collected.len());
+        self.collected
+            .extend(next.collected.into_iter().map(|mut call| {
+                call.class = classes.get(call.class as usize).copied().unwrap_or(0);
+                call
+            }));
         self.arguments.extend(
             next.arguments
                 .into_iter()
@@ -350,16 +349,69 @@ impl Session {
             Some(&function) => function,
             None => self.intern_function(call.function.into_owned()),
         };
-        self.calls.push(Call {
+        let class = self.intern_class(Class {
+            function,
+            kind: call.kind,
             resource_type: call.resource_type,
             context: call.context,
-            timestamp: call.timestamp,
-            kind: call.kind,
-            function,
-            size: call.size,
-            id: call.id,
             backtrace: 0,
         });
+        let call = Call::new(class, call.timestamp, call.size, call.id);
+        self.collected.push(call);
+    }
+
+    /// Gives the last call backtrace `backtrace` (its BTRC came): another
+    /// class.
+    fn set_backtrace(&mut self, backtrace: u32) {
+        let Some(&call) = self.collected.last() else {
+            return;
+        };
+        let class = Class {
+            backtrace,
+            ..self.class(call.class)
+        };
+        let class = self.intern_class(class);
+        if let Some(call) = self.collected.last_mut() {
+            call.class = class;
+        }
+    }
+
+    fn intern_class(&mut self, class: Class) -> u32 {
+        if let Some(&i) = self.class_index.get(&class) {
+            return i;
+        }
+        let i = self.classes.len() as u32;
+        self.classes.push(class);
+        self.class_index.insert(class, i);
+        i
+    }
+
+    /// Class number `class` ([`Call::class`]).
+    pub fn class(&self, class: u32) -> Class {
+        // Always there: the session made the number.
+        self.classes
+            .get(class as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The calls in file order, each with its class read back.
+    pub fn calls(&self) -> impl ExactSizeIterator<Item = FullCall> + '_ {
+        self.collected.iter().map(|call| {
+            let class_number = call.class;
+            let class = self.class(class_number);
+            FullCall {
+                class: class_number,
+                resource_type: class.resource_type,
+                context: class.context,
+                timestamp: call.timestamp,
+                kind: class.kind,
+                function: class.function,
+                size: call.size,
+                id: call.id(),
+                backtrace: class.backtrace,
+            }
+        })
     }
 
     fn intern_function(&mut self, name: String) -> u32 {
@@ -389,15 +441,15 @@ impl Session {
         i
     }
 
-    /// The function name of a call.
-    pub fn function(&self, call: &Call) -> &str {
+    /// The name of function `function`.
+    pub fn function(&self, function: u32) -> &str {
         self.functions
-            .get(call.function as usize)
+            .get(function as usize)
             .map_or("?", String::as_str)
     }
 
     /// The backtrace of a call, innermost frame first.
-    pub fn backtrace(&self, call: &Call) -> &[u64] {
+    pub fn backtrace(&self, call: &FullCall) -> &[u64] {
         self.backtraces
             .get(call.backtrace as usize)
             .map_or(&[], Vec::as_slice)

@@ -97,13 +97,14 @@ struct LeakGroup {
 fn leak_groups(session: &Session, live: &[super::calls::LiveBlock]) -> Vec<(u32, LeakGroup)> {
     let mut groups: HashMap<u32, LeakGroup> = HashMap::new();
     for block in live {
-        let g = groups.entry(block.backtrace).or_default();
+        let class = session.class(block.class);
+        let g = groups.entry(class.backtrace).or_default();
         g.blocks += 1;
-        g.size += block.size;
+        g.size += u64::from(block.size);
         g.calls.push(block.call);
         let function = session
             .functions
-            .get(block.function as usize)
+            .get(class.function as usize)
             .map_or("?", String::as_str);
         if !g.functions.iter().any(|f| f == function) {
             g.functions.push(function.to_owned());
@@ -361,7 +362,7 @@ pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
     }
     // The recorded stamps' range, without a copy of them.
     let range = session
-        .calls
+        .collected
         .iter()
         .map(|c| c.timestamp)
         .filter(|&t| t != 0)
