@@ -3,6 +3,8 @@
 //! in the session as one class number; and the whole call read back from
 //! the two, as the build reads it (`Session::calls`).
 
+use crate::fast_hash::FastMap;
+
 /// A CALL as collected: 20 bytes (issue 20: the calls exist whole beside
 /// the model's columns until the build is done), what it shares with other
 /// calls interned as one class number.
@@ -49,6 +51,59 @@ pub struct Class {
     /// Index into [`Session::backtraces`](super::session::Session::backtraces);
     /// 0 is the empty backtrace.
     pub backtrace: u32,
+}
+
+/// Classes met lately, by a cheap mix of their fields ([`recent_slot`]).
+const RECENT: usize = 64;
+
+/// Finds a class's number, or gives it the next one: two lookups a call
+/// (its CALL, then its BTRC), mostly of a class met just before, found in
+/// a small table of recent ones without hashing.
+#[derive(Debug)]
+pub struct ClassIndex {
+    index: FastMap<Class, u32>,
+    /// (class, its number); `u32::MAX` for none yet.
+    recent: [(Class, u32); RECENT],
+}
+
+impl Default for ClassIndex {
+    fn default() -> Self {
+        ClassIndex {
+            index: FastMap::default(),
+            recent: [(Class::default(), u32::MAX); RECENT],
+        }
+    }
+}
+
+impl ClassIndex {
+    /// The number of `class` in `classes`, added at the end if new.
+    pub fn intern(&mut self, classes: &mut Vec<Class>, class: Class) -> u32 {
+        let slot = recent_slot(&class);
+        if let Some(&(seen, number)) = self.recent.get(slot) {
+            if seen == class && number != u32::MAX {
+                return number;
+            }
+        }
+        let number = match self.index.get(&class) {
+            Some(&number) => number,
+            None => {
+                let number = classes.len() as u32;
+                classes.push(class);
+                self.index.insert(class, number);
+                number
+            }
+        };
+        if let Some(recent) = self.recent.get_mut(slot) {
+            *recent = (class, number);
+        }
+        number
+    }
+}
+
+/// The slot of `class` among the recent ones.
+fn recent_slot(class: &Class) -> usize {
+    let mix = class.function ^ class.backtrace.wrapping_mul(7) ^ class.kind << 4;
+    mix as usize % RECENT
 }
 
 /// A call with its class read back

@@ -4,6 +4,7 @@
 //! MMAP — including the ones the pre-processor appends at the end — has been
 //! seen, so every call is held until the end.
 
+use super::collected::ClassIndex;
 pub use super::collected::{Call, Class, FullCall};
 use super::framing::TAGS;
 use super::handshake::Handshake;
@@ -97,7 +98,7 @@ pub struct Session {
     pub collected: Vec<Call>,
     /// The calls' classes, each once.
     pub classes: Vec<Class>,
-    class_index: FastMap<Class, u32>,
+    class_index: ClassIndex,
     pub functions: Vec<String>,
     function_index: FastMap<String, u32>,
     pub backtraces: Vec<Vec<u64>>,
@@ -133,7 +134,7 @@ impl Session {
             mappings: Vec::new(),
             collected: Vec::new(),
             classes: Vec::new(),
-            class_index: FastMap::default(),
+            class_index: ClassIndex::default(),
             functions: Vec::new(),
             function_index: FastMap::default(),
             backtraces: vec![Vec::new()],
@@ -377,13 +378,7 @@ impl Session {
     }
 
     fn intern_class(&mut self, class: Class) -> u32 {
-        if let Some(&i) = self.class_index.get(&class) {
-            return i;
-        }
-        let i = self.classes.len() as u32;
-        self.classes.push(class);
-        self.class_index.insert(class, i);
-        i
+        self.class_index.intern(&mut self.classes, class)
     }
 
     /// Class number `class` ([`Call::class`]).
