@@ -12,11 +12,6 @@ use object::{Endianness, SectionIndex};
 /// The start of every ELF file.
 pub const MAGIC: &[u8; 4] = b"\x7fELF";
 
-/// True when a dropped file is an ELF file (read for its symbols).
-pub fn is_elf(probe: &crate::decoder::FileProbe) -> bool {
-    probe.head.starts_with(MAGIC)
-}
-
 /// What symbolisation needs from one ELF file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ElfSymbols {

@@ -5,11 +5,6 @@
 /// The first byte of every binary sp-rtrace stream.
 pub const MAGIC: u8 = 0xF0;
 
-/// True when a file starts with an sp-rtrace handshake.
-pub fn is_trace(probe: &crate::decoder::FileProbe) -> bool {
-    parse(&probe.head).is_ok()
-}
-
 /// What the handshake says about the stream that follows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Handshake {

@@ -28,7 +28,6 @@ mod parts;
 mod picture;
 mod postproc_buffer;
 mod reserve;
-mod room;
 mod said;
 mod session;
 mod tables;
@@ -49,7 +48,15 @@ const MAX_ELF_BYTES: u64 = 512 << 20;
 
 /// True when a file starts with an sp-rtrace handshake.
 pub fn detect(probes: &[FileProbe]) -> bool {
-    probes.iter().any(handshake::is_trace)
+    probes.iter().any(is_trace)
+}
+
+fn is_trace(probe: &FileProbe) -> bool {
+    handshake::parse(&probe.head).is_ok()
+}
+
+fn is_elf(probe: &FileProbe) -> bool {
+    probe.head.starts_with(elf::MAGIC)
 }
 
 /// What the file being fed is.
@@ -78,8 +85,6 @@ pub struct RtraceDecoder {
     /// which of its bytes to frame.
     part: Option<PartMode>,
     part_reader: Option<parts::PartReader>,
-    /// Room for the session's calls, made once (`room.rs`).
-    room: room::CallRoom,
 }
 
 impl RtraceDecoder {
@@ -89,7 +94,7 @@ impl RtraceDecoder {
         let mut traces: Vec<(usize, &str)> = probes
             .iter()
             .enumerate()
-            .filter(|(_, p)| handshake::is_trace(p))
+            .filter(|(_, p)| is_trace(p))
             .map(|(i, p)| (i, p.path.as_str()))
             .collect();
         traces.sort_by(|a, b| a.1.cmp(b.1));
@@ -108,7 +113,7 @@ impl RtraceDecoder {
         }
         let mut plan: Vec<usize> = trace_file.into_iter().collect();
         for (i, p) in probes.iter().enumerate() {
-            if !elf::is_elf(p) {
+            if !is_elf(p) {
                 continue;
             }
             if p.size > MAX_ELF_BYTES {
@@ -123,10 +128,7 @@ impl RtraceDecoder {
                 plan.push(i);
             }
         }
-        let room =
-            room::CallRoom::new(trace_file.and_then(|i| probes.get(i)).map_or(0, |p| p.size));
         RtraceDecoder {
-            room,
             probes,
             trace_file,
             plan,
@@ -154,7 +156,6 @@ impl RtraceDecoder {
             }
             _ => self.feed_whole(chunk),
         }
-        self.room.fed(chunk.len(), self.session.as_mut());
     }
 
     /// Does what the part's reader says (see `parts.rs`).
@@ -375,7 +376,6 @@ impl Decoder for RtraceDecoder {
         self.part_reader = Some(parts::PartReader::new(&handshake, probe.size, part, parts));
         self.part = Some(PartMode::new(handshake, probe.size, part, parts));
         if part > 0 {
-            self.room = room::CallRoom::new(probe.size / parts as u64);
             self.plan.truncate(1);
         }
         true
@@ -418,7 +418,7 @@ impl Decoder for RtraceDecoder {
     fn begin_file(&mut self, index: usize) {
         self.current = match self.probes.get(index) {
             Some(_) if Some(index) == self.trace_file => Current::Trace,
-            Some(p) if elf::is_elf(p) => Current::Elf {
+            Some(p) if is_elf(p) => Current::Elf {
                 name: p.path.clone(),
                 bytes: Vec::new(),
             },
