@@ -93,6 +93,7 @@ impl Info {
 }
 
 /// Parses `info`. Errors say what is wrong and at which byte.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse(bytes: &[u8]) -> Result<Info, String> {
     if bytes.len() < HEADER_SIZE {
         return Err(format!(
@@ -184,6 +185,7 @@ fn parse_elapsed(value: &str) -> Option<i64> {
 }
 
 /// The lines shown in the summary panel, in a readable order.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn summary(info: &Info) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut add = |label: &str, value: Option<String>| {

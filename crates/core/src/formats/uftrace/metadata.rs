@@ -8,42 +8,45 @@ use crate::model::{Format, Severity, TimeUnit, TraceBuilder};
 use std::collections::{BTreeMap, HashMap};
 
 impl UftraceDecoder {
-    /// Parses every metadata file fed so far and sets up the threads.
+    /// Parses every metadata file fed so far and sets up the threads, once.
     pub(super) fn prepare(&mut self) {
-        if self.recording.is_some() {
-            return;
+        if self.recording.is_none() {
+            self.read_metadata();
         }
+    }
+
+    /// [`UftraceDecoder::prepare`]'s work. Out of line, its parsers too:
+    /// V8 compiles a wasm function again, optimized, once it has run long
+    /// or often, and this one runs once (docs/performance.md, "Run-once
+    /// functions kept small"); inlined into `prepare`, the symbol tables' loops made
+    /// that 68 KB function hot, and optimizing it took 0.45 s of a core and
+    /// 24 MB during the load.
+    #[inline(never)]
+    fn read_metadata(&mut self) {
         let mut builder = TraceBuilder::new(Format::Uftrace, TimeUnit::Ns);
         let info = self.read_info(&mut builder);
         for (label, value) in info::summary(&info) {
             builder.metadata(label, value);
         }
         let tasks = self.read_tasks(&mut builder);
-        let mut maps = Vec::new();
-        let mut tables = Vec::new();
-        let mut debug = Vec::new();
-        let mut event_names = HashMap::new();
         let metadata: Vec<(usize, Role)> = self
             .files
             .roles()
             .filter(|(_, role)| !matches!(role, Role::Data { .. } | Role::Perf))
             .map(|(index, role)| (index, role.clone()))
             .collect();
+        let mut parsed = TextFiles::default();
         for (index, role) in metadata {
             let bytes = self.files.take_buffer(index);
-            if bytes.is_empty() {
-                continue;
-            }
-            let text = String::from_utf8_lossy(&bytes);
             let name = self.files.probe(index).map_or("", |p| p.name()).to_owned();
-            match &role {
-                Role::Map { sid } => maps.push((sid.clone(), symbols::parse_map(&text))),
-                Role::Symbols => tables.push((name, symbols::parse_sym(&text))),
-                Role::Debug => debug.push((name, symbols::parse_dbg(&text))),
-                Role::EventNames => event_names.extend(parse_event_names(&text)),
-                _ => {}
-            }
+            parsed.add(&role, name, &bytes);
         }
+        let TextFiles {
+            maps,
+            tables,
+            debug,
+            event_names,
+        } = parsed;
         let resolver = resolve::Resolver::new(tasks, maps, tables, debug);
         if !resolver.modules_without_symbols.is_empty() {
             let n = resolver.modules_without_symbols.len() as u64;
@@ -71,6 +74,7 @@ impl UftraceDecoder {
         self.files.roles().find(|(_, r)| *r == role).map(|(i, _)| i)
     }
 
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     fn read_info(&mut self, builder: &mut TraceBuilder) -> info::Info {
         let Some(index) = self.file_with(&Role::Info) else {
             builder.diagnose(Severity::DataLoss, "no-info", None, None, 1, || {
@@ -90,6 +94,7 @@ impl UftraceDecoder {
         }
     }
 
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     fn read_tasks(&mut self, builder: &mut TraceBuilder) -> task::TaskFile {
         let Some(index) = self.file_with(&Role::TaskText) else {
             builder.diagnose(Severity::DataLoss, "no-task-txt", None, None, 1, || {
@@ -113,6 +118,7 @@ impl UftraceDecoder {
         tasks
     }
 
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     fn read_perf(&mut self, recording: &mut RecordingState) {
         let mut files: Vec<(String, usize)> = self
             .files
@@ -142,7 +148,35 @@ impl UftraceDecoder {
     }
 }
 
+/// The session maps, symbol and debug files and event names, parsed.
+#[derive(Default)]
+struct TextFiles {
+    maps: Vec<(String, Vec<symbols::Mapping>)>,
+    tables: Vec<(String, symbols::SymbolTable)>,
+    debug: Vec<(String, symbols::DebugInfo)>,
+    event_names: HashMap<u64, String>,
+}
+
+impl TextFiles {
+    /// Parses the file `name` of role `role` (other roles are not text).
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
+    fn add(&mut self, role: &Role, name: String, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        match role {
+            Role::Map { sid } => self.maps.push((sid.clone(), symbols::parse_map(&text))),
+            Role::Symbols => self.tables.push((name, symbols::parse_sym(&text))),
+            Role::Debug => self.debug.push((name, symbols::parse_dbg(&text))),
+            Role::EventNames => self.event_names.extend(parse_event_names(&text)),
+            _ => {}
+        }
+    }
+}
+
 /// `EVENT: 1000000 fixture:tick` lines.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn parse_event_names(text: &str) -> BTreeMap<u64, String> {
     text.lines()
         .filter_map(|line| {

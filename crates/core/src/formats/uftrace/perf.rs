@@ -42,6 +42,7 @@ const MISC_SWITCH_OUT: u16 = 0x2000;
 const MISC_SWITCH_OUT_PREEMPT: u16 = 0x4000;
 
 /// Parses one perf file.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse(data: &[u8], big_endian: bool) -> (Vec<PerfEvent>, PerfProblems) {
     let endian = Endian::big_if(big_endian);
     let mut events = Vec::new();
@@ -116,6 +117,7 @@ fn event(kind: u32, misc: u16, body: &[u8], endian: Endian) -> Option<PerfEvent>
 
 /// Merges the events of several perf files into time order; at equal times
 /// the earlier file (in uftrace's glob order) comes first.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn merge(files: Vec<Vec<PerfEvent>>) -> Vec<PerfEvent> {
     let mut all: Vec<(usize, PerfEvent)> = files
         .into_iter()

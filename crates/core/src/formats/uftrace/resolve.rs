@@ -45,6 +45,7 @@ pub struct Resolver {
 
 impl Resolver {
     /// Builds the resolver from parsed files. `maps` are `(sid, lines)`.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn new(
         tasks: TaskFile,
         maps: Vec<(String, Vec<Mapping>)>,

@@ -34,6 +34,7 @@ impl SymbolTable {
 
 /// Parses a `.sym` file (v0.13 `<offset> <type> <name>`, or v0.14+ with a
 /// size column). A symbol ends where the next symbol or `?` marker starts.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse_sym(text: &str) -> SymbolTable {
     let mut table = SymbolTable::default();
     let mut raw: Vec<(u64, Option<u64>, char, &str)> = Vec::new();
@@ -116,6 +117,7 @@ pub struct Mapping {
 }
 
 /// Parses `sid-<sid>.map`; special mappings (`[stack]`, `[heap]`…) are dropped.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse_map(text: &str) -> Vec<Mapping> {
     let mut maps = Vec::new();
     for line in text.lines() {
@@ -172,6 +174,7 @@ pub struct DebugInfo {
 }
 
 /// Parses a `.dbg` file.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse_dbg(text: &str) -> DebugInfo {
     let mut info = DebugInfo::default();
     let mut current: Option<u64> = None;

@@ -85,6 +85,7 @@ impl TaskFile {
 }
 
 /// Parses `task.txt`; unreadable lines are kept for a diagnostic.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse(text: &str) -> TaskFile {
     let mut file = TaskFile::default();
     let mut offset = 0u64;

@@ -7,6 +7,7 @@ use crate::model::Severity;
 
 impl UftraceDecoder {
     /// Creates a thread for every task data file offered.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub(super) fn create_threads(&mut self, rec: &mut RecordingState) {
         let data_tids = self.data_tids_in_task_order(rec);
         report_missing_and_unlisted(&data_tids, rec);

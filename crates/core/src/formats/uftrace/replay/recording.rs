@@ -75,6 +75,7 @@ pub struct RecordingState {
 
 impl RecordingState {
     /// RecordingState state over parsed metadata.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn new(
         mut builder: TraceBuilder,
         resolver: Resolver,
