@@ -410,6 +410,7 @@ impl TraceBuilder {
     }
 
     /// Closes what is still open, puts details in order and hands over the trace.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn finish(mut self) -> Trace {
         let mut open_at_end = 0u64;
         let mut clamped = 0u64;

@@ -129,6 +129,7 @@ impl SeloggerDecoder {
 
     /// The object side files (`LOG$Types`, `LOG$ObjectTypes*`, strings,
     /// exceptions), for the replay and for LogPrinter's view.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     fn read_objects(&mut self, builder: &mut TraceBuilder) -> Objects {
         let mut objects = Objects::default();
         for (role, add) in [
@@ -154,11 +155,21 @@ impl SeloggerDecoder {
         objects
     }
 
-    /// Parses the static files fed so far and starts the replay.
+    /// Parses the static files fed so far and starts the replay, once.
     fn prepare(&mut self) {
-        if self.replay.is_some() {
-            return;
+        if self.replay.is_none() {
+            self.start_replay();
         }
+    }
+
+    /// [`SeloggerDecoder::prepare`]'s work. Out of line, its parsers too:
+    /// V8 compiles a wasm function again, optimized, once it has run long
+    /// or often, and this one runs once (docs/performance.md, "Run-once
+    /// functions kept small"); inlined into `prepare`, the data ids' loops made that
+    /// 37 KB function hot, and optimizing it took 0.29 s of a core and 12 MB
+    /// during the load.
+    #[inline(never)]
+    fn start_replay(&mut self) {
         let mut builder = TraceBuilder::new(Format::Selogger, TimeUnit::Events);
         let mut data = Vec::new();
         let dataids = self.files_of(Role::DataIds);
@@ -247,6 +258,7 @@ impl SeloggerDecoder {
     }
 
     /// Near-omniscient and frequency files → tables and a sample set.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     fn summaries(&mut self, replay: &mut Replay) {
         let mut entries = Vec::new();
         let mut near_omniscient = false;

@@ -64,6 +64,7 @@ pub struct PrinterTables {
 
 impl PrinterTables {
     /// Reads dataids.txt of `dialect`.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn add_dataids(&mut self, text: &str, dialect: Dialect) {
         for (_, line) in lines_with_offsets(text) {
             if line.is_empty() || line.starts_with("DataID,") {
@@ -76,6 +77,7 @@ impl PrinterTables {
     }
 
     /// Reads methods.txt of `dialect`.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn add_methods(&mut self, text: &str, dialect: Dialect) {
         for (_, line) in lines_with_offsets(text) {
             if line.is_empty() || line.starts_with("ClassID,") {
@@ -136,6 +138,7 @@ impl PrinterTables {
     }
 
     /// Writes the tables into `log`, each distinct text once in its text table.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn fill(mut self, log: &mut EventLog) {
         // A row the replay could read but this reader could not still has
         // its events in the log: it gets a missing site.
@@ -200,6 +203,7 @@ impl PrinterTables {
 
 /// Adds the strings' contents and the exceptions' messages and causes to
 /// `log` (for the values analysis; LogPrinter prints none of them).
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn fill_objects(objects: &Objects, log: &mut EventLog) {
     let mut ids: Vec<u64> = objects
         .strings

@@ -167,6 +167,7 @@ fn place<T: Clone>(table: &mut Vec<Option<T>>, id: u64, value: T, max_id: u64) -
 }
 
 /// methods.txt of any dialect: the first eight columns are the same.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse_methods(text: &str) -> (Vec<Option<MethodInfo>>, Vec<BadLine>) {
     let mut table = Vec::new();
     let mut bad = Vec::new();
@@ -239,6 +240,7 @@ fn key_values<'a>(items: impl Iterator<Item = &'a str>) -> Vec<(String, String)>
 }
 
 /// dataids.txt of any dialect.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn parse_dataids(text: &str, dialect: Dialect) -> (Vec<Option<DataInfo>>, Vec<BadLine>) {
     // Columns before EventType: DataID, ClassID, MethodID, [ClassName, MethodName,] Line,
     // InstructionIndex (an ASM list index, not shown).

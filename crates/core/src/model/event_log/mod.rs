@@ -243,6 +243,7 @@ impl EventLog {
 
     /// Keeps the threads as runs when that is smaller than the per-event
     /// column they went to while being recorded.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn compact_threads(&mut self) {
         if !self.thread_run.is_empty() {
             return;

@@ -87,6 +87,7 @@ pub struct Replay {
 impl Replay {
     /// A replay into a fresh builder; with `split`, only of the threads that
     /// part owns.
+    #[inline(never)] // see docs/performance.md, "Run-once functions kept small"
     pub fn new(statics: Statics, builder: Option<TraceBuilder>, split: Option<Split>) -> Self {
         let builder =
             builder.unwrap_or_else(|| TraceBuilder::new(Format::Selogger, TimeUnit::Events));
