@@ -78,6 +78,7 @@ pub struct Outcome {
 /// all in the model by then): from the slots' events and the allocation
 /// tables, so that the calls and the whole model never exist at once
 /// (issue 20: the page's memory keeps its high-water mark).
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn live_counters(builder: &mut TraceBuilder, outcome: &mut Outcome) {
     for (at, slot) in outcome.slots.iter_mut().enumerate() {
         let events = match at {

@@ -22,6 +22,7 @@ pub const RESOLVED_FRAMES: &str = "resolved-frames";
 /// Every distinct backtrace of the session, by number, with its number of
 /// calls (`calls`, by backtrace: counted by the build, the calls being
 /// gone by then).
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn backtrace_table(session: &Session, calls: &[u64]) -> Table {
     let calls = (0..session.backtraces.len()).map(|i| calls.get(i).copied().unwrap_or(0));
     let mut rows = Vec::with_capacity(session.backtraces.len());
@@ -57,6 +58,7 @@ pub fn backtrace_table(session: &Session, calls: &[u64]) -> Table {
 }
 
 /// The resource types (RESR) in registration order.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn resource_type_table(session: &Session) -> Table {
     Table {
         id: RESOURCE_TYPES.into(),
@@ -93,6 +95,7 @@ pub fn resource_type_table(session: &Session) -> Table {
 /// Every frame address a dropped ELF file names as `sp-rtrace-resolve
 /// -telf` does (`function()`, or the demangled C++ name with its
 /// parameters), by address; `None` when no frame is named.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn resolved_frame_table(session: &Session, symbolizer: &Symbolizer) -> Option<Table> {
     let addresses: BTreeSet<u64> = session.backtraces.iter().flatten().copied().collect();
     let rows: Vec<Vec<String>> = addresses

@@ -48,6 +48,7 @@ pub fn add_all(
 }
 
 /// Live blocks grouped by identical backtrace, biggest first.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn leak_table(
     session: &Session,
     resource: &str,
@@ -160,6 +161,7 @@ fn leak_row(
 }
 
 /// CTXR contexts; selecting a row highlights the calls made in it.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn context_table(session: &Session, outcome: &Outcome) -> Table {
     let rows: Vec<Vec<String>> = session
         .contexts
@@ -188,6 +190,7 @@ fn context_table(session: &Session, outcome: &Outcome) -> Table {
 }
 
 /// FILE attachments and whether they were dropped too.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn attachment_table(session: &Session, dropped: &[String]) -> Table {
     Table {
         id: "attachments".into(),
@@ -216,6 +219,7 @@ fn attachment_table(session: &Session, dropped: &[String]) -> Table {
 }
 
 /// HINF heap statistics (`mallinfo()` at the end of the trace).
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn heap_table(session: &Session) -> Option<Table> {
     let heap = session.heap.as_ref()?;
     let mut rows = vec![
@@ -275,6 +279,7 @@ fn heap_table(session: &Session) -> Option<Table> {
 }
 
 /// MMAP executable mappings and whether their symbols were loaded.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 fn mapping_table(session: &Session, symbolizer: &Symbolizer) -> Table {
     Table {
         id: "mappings".into(),
@@ -308,6 +313,7 @@ fn mapping_table(session: &Session, symbolizer: &Symbolizer) -> Table {
 }
 
 /// Facts about the recording for the summary panel.
+#[inline(never)] // see docs/performance.md, "Run-once functions kept small"
 pub fn metadata(session: &Session, builder: &mut TraceBuilder) {
     let h = &session.handshake;
     builder.metadata("protocol", h.version());
