@@ -76,6 +76,39 @@ impl Details {
         }
     }
 
+    /// Appends fields of `owner` that always come as one list (the same
+    /// keys, kinds and fixed texts each time `memo` is passed: e.g. the
+    /// fixed fields of a call site), as [`Details::extend`] does. The first
+    /// time the list's shape is looked up and kept in `memo`; after that only
+    /// the payload is written, sparing a walk of the shape tree per field.
+    /// `memo` starts as [`NO_SHAPE`] and belongs to this `Details` only.
+    pub(in crate::model) fn extend_memo(
+        &mut self,
+        owner: u32,
+        memo: &mut u32,
+        fields: &[(StrId, Value)],
+    ) {
+        // A known shape only names a group of its own: a list that would
+        // join the owner's last group goes the long way.
+        let fresh = self.owner.last() != Some(&owner);
+        if !fresh || fields.is_empty() {
+            return self.extend(owner, fields);
+        }
+        if (*memo as usize) < self.shapes.len() {
+            self.owner.push(owner);
+            self.shape.push(*memo);
+            self.first.push(self.payload.len() as u32);
+            for &(_, value) in fields {
+                self.push_slots(&value.store());
+            }
+            return;
+        }
+        self.extend(owner, fields);
+        if let Some(&node) = self.shape.last() {
+            *memo = node;
+        }
+    }
+
     /// Appends the payload slots of one stored value.
     fn push_slots(&mut self, stored: &Stored) {
         match stored.len {
@@ -234,5 +267,31 @@ mod tests {
         assert_eq!(d.owners_with(&Field::new("k", "4"), &strings), vec![2]);
         assert!(d.owners_with(&Field::new("x", "4"), &strings).is_empty());
         assert_eq!(d.grouped(&strings).len(), 2);
+    }
+
+    #[test]
+    fn extend_memo_builds_what_extend_builds() {
+        let mut strings = StringTable::default();
+        let (a, b) = (strings.intern("a"), strings.intern("b"));
+        // Lists of one shape each (kinds and fixed texts the same per list).
+        let lists: [Vec<(StrId, Value)>; 3] = [
+            vec![(a, Value::Fixed(b)), (b, Value::Int(7))],
+            vec![(b, Value::Text(a)), (a, Value::Int(-1 << 40))],
+            vec![(a, Value::Fixed(a))],
+        ];
+        let (mut plain, mut memoed) = (Details::default(), Details::default());
+        let mut memos = [NO_SHAPE; 3];
+        // Owner 1 twice: its second list joins its group the long way.
+        for (at, owner) in [0, 1, 1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+            let pick = at % lists.len();
+            let fields = &lists[pick];
+            plain.extend(owner, fields);
+            memoed.extend_memo(owner, &mut memos[pick], fields);
+            // Another field after the list, as a span's own values come.
+            plain.push(owner, b, Value::Int(at as i64));
+            memoed.push(owner, b, Value::Int(at as i64));
+        }
+        assert_eq!(plain, memoed);
+        assert!(memoed.is_consistent());
     }
 }

@@ -27,7 +27,7 @@ pub use split::Split;
 use crate::fast_hash::FastMap;
 use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
 use crate::model::{
-    EventLog, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value,
+    EventLog, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value, NO_SHAPE,
 };
 use frames::ThreadState;
 use values::{key, Keys, ValueTexts};
@@ -82,6 +82,10 @@ pub struct Replay {
     split: Option<Split>,
     /// The fields of the span being opened, added in one go (reused).
     span_fields: Vec<(StrId, Value)>,
+    /// Per lane, per data id: the shape of the fixed fields and line its
+    /// spans open with ([`NO_SHAPE`] until the first), so they are not looked
+    /// up field by field per span.
+    span_shapes: Vec<Vec<u32>>,
 }
 
 impl Replay {
@@ -104,6 +108,7 @@ impl Replay {
             log: EventLog::default(),
             split,
             span_fields: Vec::new(),
+            span_shapes: Vec::new(),
         }
     }
 
@@ -252,7 +257,23 @@ impl Replay {
             let key = key(&mut self.keys.line, &mut self.builder, "line");
             fields.push((key, Value::Int(line)));
         }
-        self.builder.details(lane, span, fields);
+        let mut unknown = NO_SHAPE;
+        let memo = span_shape(&mut self.span_shapes, lane, at.id).unwrap_or(&mut unknown);
+        self.builder.details_memo(lane, span, memo, fields);
         Some(span)
     }
+}
+
+/// The memo of the shape that spans of data id `id` open with on `lane`,
+/// made on first use (lanes and data ids are small and dense).
+fn span_shape(memos: &mut Vec<Vec<u32>>, lane: ThreadRef, id: usize) -> Option<&mut u32> {
+    let lane = lane as usize;
+    if memos.len() <= lane {
+        memos.resize_with(lane + 1, Vec::new);
+    }
+    let of_lane = memos.get_mut(lane)?;
+    if of_lane.len() <= id {
+        of_lane.resize(id + 1, NO_SHAPE);
+    }
+    of_lane.get_mut(id)
 }
