@@ -87,7 +87,17 @@ impl Replay {
     }
 
     /// Closes frames above index `at`, which an exception left without exits.
+    /// Inlined for the common case, nothing to close (nearly every event).
+    #[inline]
     pub(super) fn close_above(&mut self, state: &mut ThreadState, at: usize, seq: i64) {
+        if state.frames.len() > at + 1 {
+            self.close_stale(state, at, seq);
+        }
+    }
+
+    /// [`Replay::close_above`] when there are frames to close.
+    #[inline(never)]
+    fn close_stale(&mut self, state: &mut ThreadState, at: usize, seq: i64) {
         while state.frames.len() > at + 1 {
             let Some(frame) = state.frames.pop() else {
                 break;
