@@ -1,6 +1,7 @@
 //! Adding detail fields while a trace is built: appending to an owner's
 //! group or starting one, and putting the groups in owner order at the end.
 
+use super::lists::MAX_FIELDS;
 use super::value::Stored;
 use super::{Details, Value, NO_SHAPE};
 use crate::model::StrId;
@@ -55,8 +56,38 @@ impl Details {
         self.push_slots(&stored);
     }
 
-    /// Appends fields of one owner, in order.
+    /// Appends fields of one owner, in order. A list that starts a group
+    /// of its own and was interned lately is found whole (see
+    /// [`ListMemo`](super::lists::ListMemo)); others are walked field by
+    /// field, and remembered.
     pub(in crate::model) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
+        let fresh = self.owner.last() != Some(&owner);
+        let mut list = [(0, 0, 0); MAX_FIELDS];
+        let list = match list.get_mut(..fields.len()) {
+            Some(list) if fresh => list,
+            _ => return self.extend_walk(owner, fields),
+        };
+        for (field, &(key, value)) in list.iter_mut().zip(fields) {
+            let stored = value.store();
+            *field = (key, stored.kind, stored.prefix);
+        }
+        if let Some(node) = self.shapes.find_list(list) {
+            self.owner.push(owner);
+            self.shape.push(node);
+            self.first.push(self.payload.len() as u32);
+            for &(_, value) in fields {
+                self.push_slots(&value.store());
+            }
+            return;
+        }
+        self.extend_walk(owner, fields);
+        if let Some(&node) = self.shape.last() {
+            self.shapes.keep_list(list, node);
+        }
+    }
+
+    /// [`Details::extend`] field by field through the shape tree.
+    fn extend_walk(&mut self, owner: u32, fields: &[(StrId, Value)]) {
         let Some((&(key, value), rest)) = fields.split_first() else {
             return;
         };
