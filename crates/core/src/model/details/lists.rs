@@ -76,3 +76,33 @@ impl ListMemo {
         *at = node;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_found_only_whole_and_as_last_kept_in_its_slot() {
+        let mut memo = ListMemo::default();
+        let list = [(1, 2, 0), (3, 2, 0), (4, 7, 9)];
+        assert_eq!(memo.find(&list), None);
+        memo.keep(&list, 5);
+        assert_eq!(memo.find(&list), Some(5));
+        // A prefix, a longer list or another kind is another list.
+        assert_eq!(memo.find(&list[..2]), None);
+        assert_eq!(
+            memo.find(&[(1, 2, 0), (3, 2, 0), (4, 7, 9), (1, 2, 0)]),
+            None
+        );
+        assert_eq!(memo.find(&[(1, 2, 0), (3, 3, 0), (4, 7, 9)]), None);
+        // Kept again (as after an index rebuild), the newer node counts.
+        memo.keep(&list, 6);
+        assert_eq!(memo.find(&list), Some(6));
+        // Empty and too long lists are never kept.
+        memo.keep(&[], 1);
+        assert_eq!(memo.find(&[]), None);
+        let long = [(1, 2, 0); MAX_FIELDS + 1];
+        memo.keep(&long, 2);
+        assert_eq!(memo.find(&long), None);
+    }
+}
