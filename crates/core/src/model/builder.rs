@@ -343,6 +343,22 @@ impl TraceBuilder {
         }
     }
 
+    /// Adds a span's fields that always come as one list for `memo` (the
+    /// same keys, kinds and fixed texts), as [`TraceBuilder::details`]: the
+    /// list's shape is looked up once and kept in `memo` (start it at
+    /// [`NO_SHAPE`](crate::model::NO_SHAPE); one memo per list and thread).
+    pub fn details_memo(
+        &mut self,
+        t: ThreadRef,
+        span: SpanRef,
+        memo: &mut u32,
+        fields: &[(StrId, Value)],
+    ) {
+        if let Some(thread) = self.trace.threads.get_mut(t as usize) {
+            thread.spans.details.extend_memo(span, memo, fields);
+        }
+    }
+
     /// Adds an instant marker.
     pub fn instant(&mut self, t: ThreadRef, time: i64, name: StrId, fields: Vec<Field>) {
         let fields: Vec<(StrId, Value)> = fields

@@ -1,6 +1,7 @@
 //! Adding detail fields while a trace is built: appending to an owner's
 //! group or starting one, and putting the groups in owner order at the end.
 
+use super::lists::MAX_FIELDS;
 use super::value::Stored;
 use super::{Details, Value, NO_SHAPE};
 use crate::model::StrId;
@@ -55,8 +56,38 @@ impl Details {
         self.push_slots(&stored);
     }
 
-    /// Appends fields of one owner, in order.
+    /// Appends fields of one owner, in order. A list that starts a group
+    /// of its own and was interned lately is found whole (see
+    /// [`ListMemo`](super::lists::ListMemo)); others are walked field by
+    /// field, and remembered.
     pub(in crate::model) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
+        let fresh = self.owner.last() != Some(&owner);
+        let mut list = [(0, 0, 0); MAX_FIELDS];
+        let list = match list.get_mut(..fields.len()) {
+            Some(list) if fresh => list,
+            _ => return self.extend_walk(owner, fields),
+        };
+        for (field, &(key, value)) in list.iter_mut().zip(fields) {
+            let stored = value.store();
+            *field = (key, stored.kind, stored.prefix);
+        }
+        if let Some(node) = self.shapes.find_list(list) {
+            self.owner.push(owner);
+            self.shape.push(node);
+            self.first.push(self.payload.len() as u32);
+            for &(_, value) in fields {
+                self.push_slots(&value.store());
+            }
+            return;
+        }
+        self.extend_walk(owner, fields);
+        if let Some(&node) = self.shape.last() {
+            self.shapes.keep_list(list, node);
+        }
+    }
+
+    /// [`Details::extend`] field by field through the shape tree.
+    fn extend_walk(&mut self, owner: u32, fields: &[(StrId, Value)]) {
         let Some((&(key, value), rest)) = fields.split_first() else {
             return;
         };
@@ -73,6 +104,39 @@ impl Details {
                 *last = node;
             }
             self.push_slots(&stored);
+        }
+    }
+
+    /// Appends fields of `owner` that always come as one list (the same
+    /// keys, kinds and fixed texts each time `memo` is passed: e.g. the
+    /// fixed fields of a call site), as [`Details::extend`] does. The first
+    /// time the list's shape is looked up and kept in `memo`; after that only
+    /// the payload is written, sparing a walk of the shape tree per field.
+    /// `memo` starts as [`NO_SHAPE`] and belongs to this `Details` only.
+    pub(in crate::model) fn extend_memo(
+        &mut self,
+        owner: u32,
+        memo: &mut u32,
+        fields: &[(StrId, Value)],
+    ) {
+        // A known shape only names a group of its own: a list that would
+        // join the owner's last group goes the long way.
+        let fresh = self.owner.last() != Some(&owner);
+        if !fresh || fields.is_empty() {
+            return self.extend(owner, fields);
+        }
+        if (*memo as usize) < self.shapes.len() {
+            self.owner.push(owner);
+            self.shape.push(*memo);
+            self.first.push(self.payload.len() as u32);
+            for &(_, value) in fields {
+                self.push_slots(&value.store());
+            }
+            return;
+        }
+        self.extend(owner, fields);
+        if let Some(&node) = self.shape.last() {
+            *memo = node;
         }
     }
 
@@ -234,5 +298,31 @@ mod tests {
         assert_eq!(d.owners_with(&Field::new("k", "4"), &strings), vec![2]);
         assert!(d.owners_with(&Field::new("x", "4"), &strings).is_empty());
         assert_eq!(d.grouped(&strings).len(), 2);
+    }
+
+    #[test]
+    fn extend_memo_builds_what_extend_builds() {
+        let mut strings = StringTable::default();
+        let (a, b) = (strings.intern("a"), strings.intern("b"));
+        // Lists of one shape each (kinds and fixed texts the same per list).
+        let lists: [Vec<(StrId, Value)>; 3] = [
+            vec![(a, Value::Fixed(b)), (b, Value::Int(7))],
+            vec![(b, Value::Text(a)), (a, Value::Int(-1 << 40))],
+            vec![(a, Value::Fixed(a))],
+        ];
+        let (mut plain, mut memoed) = (Details::default(), Details::default());
+        let mut memos = [NO_SHAPE; 3];
+        // Owner 1 twice: its second list joins its group the long way.
+        for (at, owner) in [0, 1, 1, 2, 3, 4, 5, 6].into_iter().enumerate() {
+            let pick = at % lists.len();
+            let fields = &lists[pick];
+            plain.extend(owner, fields);
+            memoed.extend_memo(owner, &mut memos[pick], fields);
+            // Another field after the list, as a span's own values come.
+            plain.push(owner, b, Value::Int(at as i64));
+            memoed.push(owner, b, Value::Int(at as i64));
+        }
+        assert_eq!(plain, memoed);
+        assert!(memoed.is_consistent());
     }
 }

@@ -13,6 +13,7 @@
 //! the page as typed arrays.
 
 mod build;
+mod lists;
 mod shapes;
 mod value;
 

@@ -3,6 +3,7 @@
 //! list share one node.
 
 use super::kind_slots;
+use super::lists::{ListMemo, ShapeField};
 use crate::model::StrId;
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,8 @@ pub(super) struct ShapeIndex {
     first_child: Vec<u32>,
     next_sibling: Vec<u32>,
     first_root: u32,
+    /// Whole lists of a group's fields recently interned from the root.
+    lists: ListMemo,
 }
 
 impl Default for ShapeIndex {
@@ -45,6 +48,7 @@ impl Default for ShapeIndex {
             first_child: Vec::new(),
             next_sibling: Vec::new(),
             first_root: NO_SHAPE,
+            lists: ListMemo::default(),
         }
     }
 }
@@ -139,6 +143,7 @@ impl Shapes {
             first_child: vec![NO_SHAPE; self.len()],
             next_sibling: vec![NO_SHAPE; self.len()],
             first_root: NO_SHAPE,
+            lists: ListMemo::default(),
         };
         for at in (0..self.len()).rev() {
             let head = match self.parent[at] {
@@ -212,6 +217,18 @@ impl Shapes {
         self.kind.push(kind);
         self.prefix.push(prefix);
         node
+    }
+
+    /// The node of a whole list of fields from the root, when it was
+    /// interned lately (see [`ListMemo`]).
+    #[inline]
+    pub(super) fn find_list(&mut self, list: &[ShapeField]) -> Option<u32> {
+        self.index().lists.find(list)
+    }
+
+    /// Remembers that the whole list `list` from the root is node `node`.
+    pub(super) fn keep_list(&mut self, list: &[ShapeField], node: u32) {
+        self.index().lists.keep(list, node);
     }
 
     /// Unlinks `node` (after `before`, followed by `next`) from the children

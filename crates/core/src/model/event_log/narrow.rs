@@ -25,6 +25,9 @@ pub fn get(narrow: &[u16], wide: &[u32], at: usize) -> Option<u32> {
 
 /// Appends `value` to a (narrow, wide) pair, widening it first when
 /// `value` does not fit the narrow column.
+/// Inlined: it runs for every event of a recording, and nearly always
+/// only pushes onto the narrow column.
+#[inline]
 pub fn push(narrow: &mut Vec<u16>, wide: &mut Vec<u32>, value: u32) {
     if !wide.is_empty() {
         wide.push(value);
@@ -32,18 +35,24 @@ pub fn push(narrow: &mut Vec<u16>, wide: &mut Vec<u32>, value: u32) {
     }
     match u16::try_from(value) {
         Ok(small) => narrow.push(small),
-        Err(_) => {
-            // Whatever room the narrow column had reserved is wanted again,
-            // twice over, by the wide one.
-            let rest = narrow.capacity().saturating_sub(narrow.len());
-            let mut all = Vec::new();
-            let _ = all.try_reserve_exact(narrow.len() + rest.max(1));
-            all.extend(narrow.iter().map(|&n| u32::from(n)));
-            all.push(value);
-            *narrow = Vec::new();
-            *wide = all;
-        }
+        Err(_) => widen(narrow, wide, value),
     }
+}
+
+/// Moves a narrow column to the wide one and appends `value` (once per
+/// column at most, so kept out of line).
+#[cold]
+#[inline(never)]
+fn widen(narrow: &mut Vec<u16>, wide: &mut Vec<u32>, value: u32) {
+    // Whatever room the narrow column had reserved is wanted again,
+    // twice over, by the wide one.
+    let rest = narrow.capacity().saturating_sub(narrow.len());
+    let mut all = Vec::new();
+    let _ = all.try_reserve_exact(narrow.len() + rest.max(1));
+    all.extend(narrow.iter().map(|&n| u32::from(n)));
+    all.push(value);
+    *narrow = Vec::new();
+    *wide = all;
 }
 
 /// Every entry of a (narrow, wide) pair, in order.

@@ -87,7 +87,17 @@ impl Replay {
     }
 
     /// Closes frames above index `at`, which an exception left without exits.
+    /// Inlined for the common case, nothing to close (nearly every event).
+    #[inline]
     pub(super) fn close_above(&mut self, state: &mut ThreadState, at: usize, seq: i64) {
+        if state.frames.len() > at + 1 {
+            self.close_stale(state, at, seq);
+        }
+    }
+
+    /// [`Replay::close_above`] when there are frames to close.
+    #[inline(never)]
+    fn close_stale(&mut self, state: &mut ThreadState, at: usize, seq: i64) {
         while state.frames.len() > at + 1 {
             let Some(frame) = state.frames.pop() else {
                 break;
@@ -113,17 +123,28 @@ impl Replay {
         close_calls: bool,
         seq: i64,
     ) {
-        let Some(at) = find_method(&state.frames, method) else {
-            return;
-        };
-        let mut keep = at;
-        if !close_calls {
-            if let Some(next) = state.frames.get(at + 1) {
-                if matches!(next.kind, FrameKind::Call(_)) && next.method == method {
-                    keep = at + 1;
-                }
+        if let Some(keep) = settled_top(&state.frames, method, close_calls) {
+            self.close_above(state, keep, seq);
+        }
+    }
+}
+
+/// The frame [`Replay::settle`] keeps on top for an event of `method`: its
+/// innermost frame, or the open call site of it right above (unless
+/// `close_calls`); `None` when `method` has no frame.
+fn settled_top(frames: &[Frame], method: u32, close_calls: bool) -> Option<usize> {
+    let at = find_method(frames, method)?;
+    if !close_calls {
+        if let Some(next) = frames.get(at + 1) {
+            if matches!(next.kind, FrameKind::Call(_)) && next.method == method {
+                return Some(at + 1);
             }
         }
-        self.close_above(state, keep, seq);
     }
+    Some(at)
+}
+
+/// Whether [`Replay::settle`] would close frames for an event of `method`.
+pub(super) fn has_stale(frames: &[Frame], method: u32, close_calls: bool) -> bool {
+    settled_top(frames, method, close_calls).is_some_and(|keep| frames.len() > keep + 1)
 }

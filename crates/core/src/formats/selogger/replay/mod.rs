@@ -27,7 +27,7 @@ pub use split::Split;
 use crate::fast_hash::FastMap;
 use crate::formats::selogger::statics::{DataInfo, EventKind, ValueDesc};
 use crate::model::{
-    EventLog, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value,
+    EventLog, Format, Severity, SpanRef, StrId, ThreadRef, TimeUnit, TraceBuilder, Value, NO_SHAPE,
 };
 use frames::ThreadState;
 use values::{key, Keys, ValueTexts};
@@ -50,6 +50,15 @@ struct Known<'a> {
     id: usize,
     info: &'a DataInfo,
     event: Event,
+}
+
+/// What the per-event bookkeeping needs of a known data id (copied, so
+/// nothing stays borrowed from the data ids).
+#[derive(Clone, Copy)]
+struct Site {
+    id: usize,
+    kind: EventKind,
+    method: u32,
 }
 
 /// Where an event was read, for diagnostics.
@@ -82,6 +91,10 @@ pub struct Replay {
     split: Option<Split>,
     /// The fields of the span being opened, added in one go (reused).
     span_fields: Vec<(StrId, Value)>,
+    /// Per lane, per data id: the shape of the fixed fields and line its
+    /// spans open with ([`NO_SHAPE`] until the first), so they are not looked
+    /// up field by field per span.
+    span_shapes: Vec<Vec<u32>>,
 }
 
 impl Replay {
@@ -105,6 +118,7 @@ impl Replay {
             log: EventLog::default(),
             split,
             span_fields: Vec::new(),
+            span_shapes: Vec::new(),
         }
     }
 
@@ -159,22 +173,24 @@ impl Replay {
         self.events += 1;
         self.saw_millis |= event.millis.is_some();
         let id = usize::try_from(event.data_id).ok();
-        // Taken out while the event is applied (nothing below looks data ids
-        // up again) and put back after: no copy per event.
-        let data = std::mem::take(&mut self.statics.data);
-        let info = id.and_then(|at| data.get(at)?.as_ref());
+        let known = id.and_then(|at| {
+            let info = self.statics.data.get(at)?.as_ref()?;
+            Some(Site {
+                id: at,
+                kind: info.kind,
+                method: info.method,
+            })
+        });
         // Damaged records would otherwise open one lane per garbage thread id.
-        let slot = if info.is_some() {
+        let slot = if known.is_some() {
             Some(self.lane(event.thread))
         } else {
             self.thread_slot(event.thread)
         };
         if let Some(slot) = slot {
-            self.on_thread(slot, id.zip(info), event);
+            self.on_thread(slot, known, event);
         }
-        let known = info.is_some();
-        self.statics.data = data;
-        if !known && self.keeps_whole() {
+        if known.is_none() && self.keeps_whole() {
             let id = event.data_id;
             self.builder.diagnose(
                 Severity::DataLoss,
@@ -189,7 +205,7 @@ impl Replay {
 
     /// Counts the event on the lane of thread slot `slot` and applies it
     /// when its data id is known.
-    fn on_thread(&mut self, slot: usize, known: Option<(usize, &DataInfo)>, event: Event) {
+    fn on_thread(&mut self, slot: usize, known: Option<Site>, event: Event) {
         let Some(lane) = self.threads.get(slot).map(|s| s.lane) else {
             return;
         };
@@ -197,7 +213,7 @@ impl Replay {
             Some(split) => (split.owns_event(slot), split.keeps_whole()),
             None => (true, true),
         };
-        if let (true, Some((id, _))) = (logs, known) {
+        if let (true, Some(Site { id, .. })) = (logs, known) {
             if let Ok(site) = u32::try_from(id) {
                 self.log.push(event.seq, lane, site, event.value);
             }
@@ -207,19 +223,45 @@ impl Replay {
         }
         self.builder.count_events(lane, 1);
         self.builder.touch(lane, event.seq);
-        let Some((id, info)) = known else {
+        let Some(site) = known else {
             return;
         };
-        let Some(state) = self.threads.get_mut(slot) else {
+        if self.leaves_frames(slot, site) {
             return;
-        };
-        // The frames are taken out while the handler runs, which needs `self`.
-        let frames = std::mem::take(&mut state.frames);
-        let mut state = ThreadState { lane, frames };
-        self.apply(&mut state, Known { id, info, event });
-        if let Some(kept) = self.threads.get_mut(slot) {
-            kept.frames = state.frames;
         }
+        // The data ids are taken out while the event is applied (nothing
+        // below looks one up again), the frames while the handler runs,
+        // which needs `self`; both are put back after: no copy per event.
+        let data = std::mem::take(&mut self.statics.data);
+        let info = data.get(site.id).and_then(Option::as_ref);
+        if let (Some(info), Some(state)) = (info, self.threads.get_mut(slot)) {
+            let frames = std::mem::take(&mut state.frames);
+            let mut state = ThreadState { lane, frames };
+            self.apply(
+                &mut state,
+                Known {
+                    id: site.id,
+                    info,
+                    event,
+                },
+            );
+            if let Some(kept) = self.threads.get_mut(slot) {
+                kept.frames = state.frames;
+            }
+        }
+        self.statics.data = data;
+    }
+
+    /// True for an event that only shows control is in its method (most
+    /// events: lines, locals, fields) when no frame is stale, so it changes
+    /// nothing: then nothing needs taking out.
+    fn leaves_frames(&self, slot: usize, site: Site) -> bool {
+        if !matches!(site.kind, EventKind::Reserved | EventKind::Other) {
+            return false;
+        }
+        self.threads
+            .get(slot)
+            .is_none_or(|state| !frames::has_stale(&state.frames, site.method, false))
     }
 
     /// Routes an event to the handler of its kind.
@@ -253,7 +295,23 @@ impl Replay {
             let key = key(&mut self.keys.line, &mut self.builder, "line");
             fields.push((key, Value::Int(line)));
         }
-        self.builder.details(lane, span, fields);
+        let mut unknown = NO_SHAPE;
+        let memo = span_shape(&mut self.span_shapes, lane, at.id).unwrap_or(&mut unknown);
+        self.builder.details_memo(lane, span, memo, fields);
         Some(span)
     }
+}
+
+/// The memo of the shape that spans of data id `id` open with on `lane`,
+/// made on first use (lanes and data ids are small and dense).
+fn span_shape(memos: &mut Vec<Vec<u32>>, lane: ThreadRef, id: usize) -> Option<&mut u32> {
+    let lane = lane as usize;
+    if memos.len() <= lane {
+        memos.resize_with(lane + 1, Vec::new);
+    }
+    let of_lane = memos.get_mut(lane)?;
+    if of_lane.len() <= id {
+        of_lane.resize(id + 1, NO_SHAPE);
+    }
+    of_lane.get_mut(id)
 }
