@@ -72,17 +72,22 @@ impl Details {
             *field = (key, stored.kind, stored.prefix);
         }
         if let Some(node) = self.shapes.find_list(list) {
-            self.owner.push(owner);
-            self.shape.push(node);
-            self.first.push(self.payload.len() as u32);
-            for &(_, value) in fields {
-                self.push_slots(&value.store());
-            }
-            return;
+            return self.push_group(owner, node, fields);
         }
         self.extend_walk(owner, fields);
         if let Some(&node) = self.shape.last() {
             self.shapes.keep_list(list, node);
+        }
+    }
+
+    /// A new group of `owner` whose shape `node` is known to be `fields`'
+    /// keys, kinds and fixed texts: only the payload is written.
+    fn push_group(&mut self, owner: u32, node: u32, fields: &[(StrId, Value)]) {
+        self.owner.push(owner);
+        self.shape.push(node);
+        self.first.push(self.payload.len() as u32);
+        for &(_, value) in fields {
+            self.push_slots(&value.store());
         }
     }
 
@@ -126,13 +131,7 @@ impl Details {
             return self.extend(owner, fields);
         }
         if (*memo as usize) < self.shapes.len() {
-            self.owner.push(owner);
-            self.shape.push(*memo);
-            self.first.push(self.payload.len() as u32);
-            for &(_, value) in fields {
-                self.push_slots(&value.store());
-            }
-            return;
+            return self.push_group(owner, *memo, fields);
         }
         self.extend(owner, fields);
         if let Some(&node) = self.shape.last() {
