@@ -253,13 +253,20 @@ test('uftrace: a long press opens the menu', (t) =>
     const node = await flameNode(page, 'hot_loop', 1);
     await page.mouse.move(node.x, node.y);
     await page.mouse.down();
-    await page.waitForSelector('#node-menu', { timeout: 2_000 });
+    await page.waitForSelector('#node-menu', { timeout: 10_000 });
     await page.mouse.up();
     assert.equal(await page.locator('#node-menu .menu-title').textContent(), 'hot_loop');
     assert.equal(await page.locator('.flamegraph-view .crumb.current').textContent(), 'all', 'the long press did not also zoom');
     await page.keyboard.press('Escape');
-    // A short click is still a click: no menu.
-    await page.mouse.click(node.x, node.y);
+    // A short click is still a click: no menu. Pressed and released in one task, so a slow
+    // machine cannot stretch it into a long press between the two.
+    await page.evaluate(({ x, y }) => {
+      const canvas = document.elementFromPoint(x, y);
+      const at = { clientX: x, clientY: y, bubbles: true, pointerId: 1, isPrimary: true };
+      canvas.dispatchEvent(new PointerEvent('pointerdown', at));
+      canvas.dispatchEvent(new PointerEvent('pointerup', at));
+      canvas.dispatchEvent(new MouseEvent('click', at));
+    }, node);
     await page.waitForTimeout(700);
     assert.equal(await page.locator('#node-menu').count(), 0);
 
@@ -267,7 +274,7 @@ test('uftrace: a long press opens the menu', (t) =>
     const hold = async (at, name) => {
       await page.mouse.move(at.x, at.y);
       await page.mouse.down();
-      await page.waitForSelector('#node-menu', { timeout: 2_000 });
+      await page.waitForSelector('#node-menu', { timeout: 10_000 });
       await page.mouse.up();
       assert.equal(await page.locator('#node-menu .menu-title').textContent(), name);
       await page.keyboard.press('Escape');
