@@ -171,7 +171,7 @@ impl Component for App {
             ),
             dragging: false,
             limits: Limits {
-                size: budget::limit_bytes(),
+                budget: budget::from_url(),
                 watchdog_ms: budget::watchdog_override_ms(),
                 workers: workers_override(),
             },

@@ -1,23 +1,40 @@
-//! Whether a trace will fit in the tab, judged from its size before decoding.
+//! Whether a trace will fit in the tab, judged before decoding.
 //!
-//! A decoded trace takes about two to three times its input in memory (the
-//! worker's model, the encoded copy sent to the page, the page's model and
-//! index), and a tab's WebAssembly memory stops at 4 GiB. Above the limit the
-//! page says so before reading anything and lets people go ahead anyway.
+//! The page's memory for a decoded trace is about its input times a
+//! measured factor of its format (`flamedrop_core::prescan`: the model
+//! workers and page share, the chart's index and pictures). Inputs that
+//! could be over the tab's memory budget whatever their format are first
+//! pre-scanned (their metadata and a few bytes, fast whatever the size):
+//! those that fit after all are decoded at once, the others get the
+//! "too big" message, the part dialog where the format allows it, and
+//! **Load it anyway**.
 
 use crate::browser::query_param;
 use crate::view_model::text::bytes;
+use flamedrop_core::prescan::Budget;
 
-/// Input size above which the page asks first.
-pub const DEFAULT_LIMIT_BYTES: f64 = (1u64 << 30) as f64;
+/// The page memory a trace may take without the page asking first: well
+/// under the 4 GiB a tab's WebAssembly memory can reach, and what a 2 GB
+/// uftrace recording takes (about 1.8 GB, `docs/performance.md`).
+pub const DEFAULT_MEMORY_BYTES: f64 = 2.5 * (1u64 << 30) as f64;
 
-/// The limit for this page: `?max_input_mb=N` overrides the default (for
-/// machines with little memory, and for the tests).
-pub fn limit_bytes() -> f64 {
-    query_param("max_input_mb")
-        .and_then(|v| v.parse::<f64>().ok())
-        .filter(|mb| *mb >= 0.0)
-        .map_or(DEFAULT_LIMIT_BYTES, |mb| mb * (1u64 << 20) as f64)
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// The budget the page's URL asks for (`?max_input_mb=N`: inputs over N
+/// MiB are held back whatever their format, for machines with little
+/// memory and for the tests; `?max_memory_mb=N`: N MiB of memory), or the
+/// default.
+pub fn from_url() -> Budget {
+    let mib = |name: &str| {
+        query_param(name)
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|mb| *mb >= 0.0)
+            .map(|mb| mb * MIB)
+    };
+    Budget {
+        input: mib("max_input_mb"),
+        memory: mib("max_memory_mb").unwrap_or(DEFAULT_MEMORY_BYTES),
+    }
 }
 
 /// The watchdog's allowance from `?watchdog_ms=N`, if given (for the tests).
@@ -25,15 +42,16 @@ pub fn watchdog_override_ms() -> Option<f64> {
     query_param("watchdog_ms").and_then(|v| v.parse::<f64>().ok())
 }
 
-/// What the page says about an input of `size` bytes over `limit`.
-pub fn too_big_message(label: &str, size: f64, limit: f64) -> String {
+/// What the page says about an input of `size` bytes over `limit`, which
+/// would take about `per_byte` times its size in memory.
+pub fn too_big_message(label: &str, size: f64, per_byte: f64, limit: f64) -> String {
     format!(
         "{label} is {}: decoding it would need about {} of memory, more than a browser tab can \
-         safely hold (this page's limit is {}). Use the command line (`flamedrop report` or \
-         `flamedrop convert`) for a summary or an export, open fewer files (one thread's .dat \
+         safely hold (this page's limit for it is {}). Use the command line (`flamedrop report` \
+         or `flamedrop convert`) for a summary or an export, open fewer files (one thread's .dat \
          file, or part of the folder), or try loading it anyway.",
         bytes(size),
-        bytes(size * 2.5),
+        bytes(size * per_byte),
         bytes(limit)
     )
 }

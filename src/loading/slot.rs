@@ -17,7 +17,7 @@ use crate::view_model::source_view_files::SourceFiles;
 use crate::view_model::Loaded;
 use crate::wire::protocol::{Phases, WorkerEvent};
 use flamedrop_core::input::Selection;
-use flamedrop_core::prescan::Estimate;
+use flamedrop_core::prescan::{Budget, Estimate, MOST_MEMORY_PER_BYTE};
 use std::future::Future;
 use std::rc::Rc;
 use yew::Callback;
@@ -75,8 +75,8 @@ pub enum LoadStep {
 /// What the page's URL and the tab's memory allow a load.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Input size above which the page asks before decoding.
-    pub size: f64,
+    /// What a trace may take before the page asks first.
+    pub budget: Budget,
     /// The watchdog's allowance when the page's URL sets one.
     pub watchdog_ms: Option<f64>,
     /// Decoding workers when the page's URL sets how many.
@@ -177,9 +177,9 @@ impl LoadSlot {
     pub fn update(&mut self, msg: LoadMsg, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
         match msg {
             LoadMsg::Opened(id, opened) if id == self.load => match opened {
-                Ok(opened) if opened.size() > limits.size => {
+                Ok(opened) if opened.size() > limits.budget.hold_back_above() => {
                     // Only the metadata and each file's ends are read
-                    // before the page asks what to load.
+                    // before the page decodes or asks what to load.
                     let (id, send, files) = (self.load, send.clone(), opened.files.clone());
                     wasm_bindgen_futures::spawn_local(async move {
                         let estimate = super::prescan::scan(&files).await;
@@ -202,7 +202,9 @@ impl LoadSlot {
                     Err(message) => self.fail(message),
                 }
             }
-            LoadMsg::Scanned(id, estimate) if id == self.load => self.scanned(estimate, limits),
+            LoadMsg::Scanned(id, estimate) if id == self.load => {
+                self.scanned(estimate, limits, send)
+            }
             LoadMsg::DrawPicture(id) if id == self.load => match self.partial.take() {
                 Some(partial) => {
                     let number = partial.number;
@@ -239,17 +241,30 @@ impl LoadSlot {
         }
     }
 
-    /// The pre-scan is done: the page says the files are too big and
+    /// The pre-scan is done: files whose format fits the budget after all
+    /// are decoded; of the others the page says they are too big and
     /// offers a part of them (or, when it could not look, loading anyway).
-    fn scanned(&mut self, estimate: Result<Estimate, String>, limits: &Limits) -> LoadStep {
+    fn scanned(
+        &mut self,
+        estimate: Result<Estimate, String>,
+        limits: &Limits,
+        send: &Callback<LoadMsg>,
+    ) -> LoadStep {
         let Some(opened) = self.too_big.take() else {
             return LoadStep::Ignored;
         };
-        let message = budget::too_big_message(&opened.label, opened.size(), limits.size);
+        let limit = limits.budget.input_limit(estimate.as_ref().ok());
+        if opened.size() <= limit {
+            return self.decode(opened, &Selection::default(), limits, send);
+        }
+        let per_byte = estimate
+            .as_ref()
+            .map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte);
+        let message = budget::too_big_message(&opened.label, opened.size(), per_byte, limit);
         let step = self.fail(message);
         if let Ok(estimate) = estimate {
             self.estimate = Some(Rc::new(estimate));
-            self.limit = limits.size;
+            self.limit = limit;
         }
         self.too_big = Some(opened);
         step

@@ -81,15 +81,48 @@ pub fn estimate(probes: &[FileProbe], read: &[(usize, Vec<u8>)]) -> Estimate {
     }
 }
 
-/// Peak page memory (renderer and workers) per input byte, rounded up from
-/// the measurements in `docs/performance.md`.
+/// Peak page memory (renderer and workers, above an empty page) per input
+/// byte, rounded up from the measurements in `docs/performance.md` (issue
+/// 20's table, session 17: uftrace 0.89–0.94, SELogger 1.17–1.20, SWAP
+/// 0.97–0.98, sp-rtrace 1.37–1.38); formats not measured so get
+/// [`MOST_MEMORY_PER_BYTE`].
 fn memory_per_byte(format: Format) -> f64 {
     match format {
-        Format::Uftrace => 1.6,
-        Format::Selogger => 2.0,
-        Format::Swap => 3.7,
-        Format::SpRtrace => 4.1,
-        _ => 2.5,
+        Format::Uftrace => 1.0,
+        Format::Selogger => 1.3,
+        Format::Swap => 1.1,
+        Format::SpRtrace => 1.5,
+        _ => MOST_MEMORY_PER_BYTE,
+    }
+}
+
+/// The memory per input byte assumed where the format is not known yet
+/// (or not measured): above every measured format's.
+pub const MOST_MEMORY_PER_BYTE: f64 = 2.5;
+
+/// What a tab may hold: an input size it was told, or memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Inputs over this many bytes are too big whatever their format (the
+    /// page's `?max_input_mb=`).
+    pub input: Option<f64>,
+    /// Memory a decoded trace may take, in bytes.
+    pub memory: f64,
+}
+
+impl Budget {
+    /// Inputs over this size are pre-scanned before anything is decoded:
+    /// at the costliest format's factor they might not fit.
+    pub fn hold_back_above(&self) -> f64 {
+        self.input.unwrap_or(self.memory / MOST_MEMORY_PER_BYTE)
+    }
+
+    /// The input size that fits, for files the pre-scan looked at (`None`:
+    /// it could not read them, so the costliest format is assumed).
+    pub fn input_limit(&self, estimate: Option<&Estimate>) -> f64 {
+        self.input.unwrap_or_else(|| {
+            self.memory / estimate.map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte)
+        })
     }
 }
 
@@ -218,6 +251,41 @@ mod tests {
             threads: vec![thread("1", 100, 0, 100), thread("2", 900, 0, 1_000)],
             memory_per_byte: 1.6,
         }
+    }
+
+    #[test]
+    fn the_memory_budget_gives_each_format_its_own_input_limit() {
+        let budget = Budget {
+            input: None,
+            memory: 3_000.0,
+        };
+        assert_eq!(budget.hold_back_above(), 3_000.0 / MOST_MEMORY_PER_BYTE);
+        let mut e = two_threads();
+        e.memory_per_byte = memory_per_byte(Format::Uftrace);
+        assert_eq!(budget.input_limit(Some(&e)), 3_000.0);
+        e.memory_per_byte = memory_per_byte(Format::SpRtrace);
+        assert_eq!(budget.input_limit(Some(&e)), 2_000.0);
+        assert_eq!(budget.input_limit(None), 3_000.0 / MOST_MEMORY_PER_BYTE);
+        // Every measured format may take more input than the hold-back size.
+        for format in [
+            Format::Uftrace,
+            Format::Selogger,
+            Format::Swap,
+            Format::SpRtrace,
+        ] {
+            assert!(memory_per_byte(format) < MOST_MEMORY_PER_BYTE, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn an_input_limit_holds_whatever_the_format() {
+        let budget = Budget {
+            input: Some(100.0),
+            memory: 3_000.0,
+        };
+        assert_eq!(budget.hold_back_above(), 100.0);
+        assert_eq!(budget.input_limit(Some(&two_threads())), 100.0);
+        assert_eq!(budget.input_limit(None), 100.0);
     }
 
     #[test]
