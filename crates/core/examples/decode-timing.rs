@@ -83,6 +83,36 @@ fn main() {
             back_s * 1e3,
             if back.is_some() { "ok" } else { "FAILED" }
         );
+        if std::env::var_os("FLAMEDROP_COLUMNS").is_some() {
+            print_column_bytes(&trace);
+        }
+    }
+}
+
+/// The model's bytes by column name, biggest first.
+fn print_column_bytes(trace: &flamedrop_core::model::Trace) {
+    use flamedrop_core::model::columns::{ColumnInfo, ColumnRef};
+    let mut sizes: std::collections::BTreeMap<&str, usize> = Default::default();
+    trace.visit_columns(&mut |info: ColumnInfo, c: ColumnRef| {
+        let bytes = match c {
+            ColumnRef::I64(v) => v.len() * 8,
+            ColumnRef::U64(v) => v.len() * 8,
+            ColumnRef::U32(v) => v.len() * 4,
+            ColumnRef::U16(v) => v.len() * 2,
+            ColumnRef::U8(v) => v.len(),
+            ColumnRef::F64(v) => v.len() * 8,
+            ColumnRef::I64Columns(v) => v.iter().map(|c| c.len() * 8).sum(),
+            ColumnRef::Strings(v) => v.iter().map(|s| s.len() + 24).sum(),
+            ColumnRef::Rows(v) => v.iter().flatten().map(|s| s.len() + 24).sum(),
+        };
+        *sizes.entry(info.name).or_default() += bytes;
+    });
+    let mut sizes: Vec<_> = sizes.into_iter().collect();
+    sizes.sort_by_key(|(_, b)| std::cmp::Reverse(*b));
+    let total: usize = sizes.iter().map(|(_, b)| b).sum();
+    println!("  columns: {:.1} MB", total as f64 / 1e6);
+    for (name, bytes) in sizes.iter().filter(|(_, b)| *b > 100_000) {
+        println!("    {name:<20} {:>7.1} MB", *bytes as f64 / 1e6);
     }
 }
 
