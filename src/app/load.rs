@@ -58,14 +58,14 @@ impl App {
         start_spares();
     }
 
-    /// Decodes only `selection` of the files held back as too big.
+    /// Decodes only `part` of the files held back as too big.
     pub(super) fn load_part(
         &mut self,
         ctx: &Context<Self>,
-        selection: flamedrop_core::input::Selection,
+        part: crate::loading::part::Part,
     ) -> bool {
         let send = ctx.link().callback(|m| Msg::Load(Slot::Main, m));
-        let step = self.page.main.load_part(selection, &self.limits, &send);
+        let step = self.page.main.load_part(part, &self.limits, &send);
         self.page.error = None;
         self.after(ctx, Slot::Main, step)
     }

@@ -60,7 +60,7 @@ pub enum Msg {
     Cancel,
     /// Decode the files held back as too big: only this part of them (the
     /// part dialog), or all of them anyway (the default selection).
-    LoadPart(flamedrop_core::input::Selection),
+    LoadPart(crate::loading::part::Part),
     Select(Option<SpanRef>),
     /// Select an event of the event log (SELogger): stepping, the Values
     /// and Source views.
@@ -247,7 +247,7 @@ impl App {
             }
             Msg::Load(slot, msg) => return self.on_load(ctx, slot, msg),
             Msg::Cancel => self.cancel(),
-            Msg::LoadPart(selection) => return self.load_part(ctx, selection),
+            Msg::LoadPart(part) => return self.load_part(ctx, part),
             Msg::Compare(request) => return self.on_compare(ctx, request),
             Msg::Select(span) => {
                 events::follow_span(page, span);

@@ -18,6 +18,7 @@ pub mod client;
 pub mod demos;
 pub mod dropped;
 pub mod launched;
+pub mod part;
 pub mod parts;
 pub mod picked;
 pub mod prescan;

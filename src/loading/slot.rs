@@ -10,6 +10,7 @@
 //! page is the owner's business.
 
 use super::client::silence_allowance_ms;
+use super::part::Part;
 use super::parts::{workers_for, Decoding, Step};
 use super::unpack::unpack;
 use super::{budget, InputFile, Opened};
@@ -104,6 +105,8 @@ pub struct LoadSlot {
     sources: SourceFiles,
     /// What was decoded so far, while the load runs (`preview`).
     pub partial: Option<super::preview::Partial>,
+    /// The beginning of a stream decoded alone: what the summary says of it.
+    part_note: Option<String>,
 }
 
 impl LoadSlot {
@@ -120,6 +123,7 @@ impl LoadSlot {
             limit: 0.0,
             sources: SourceFiles::default(),
             partial: None,
+            part_note: None,
         }
     }
 
@@ -171,6 +175,7 @@ impl LoadSlot {
         self.too_big = None;
         self.estimate = None;
         self.partial = None;
+        self.part_note = None;
     }
 
     /// Takes in a message about a load.
@@ -227,18 +232,17 @@ impl LoadSlot {
         }
     }
 
-    /// Decodes only `selection` of the files held back as too big.
-    pub fn load_part(
-        &mut self,
-        selection: Selection,
-        limits: &Limits,
-        send: &Callback<LoadMsg>,
-    ) -> LoadStep {
-        self.estimate = None;
-        match self.too_big.take() {
-            Some(opened) => self.decode(opened, &selection, limits, send),
-            None => LoadStep::Ignored,
-        }
+    /// Decodes only `part` of the files held back as too big.
+    pub fn load_part(&mut self, part: Part, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
+        let stream = self.estimate.take().and_then(|e| e.stream.clone());
+        let Some(mut opened) = self.too_big.take() else {
+            return LoadStep::Ignored;
+        };
+        self.part_note = part
+            .first_bytes
+            .zip(stream)
+            .and_then(|(first, stream)| super::part::cut(&mut opened, &stream, first));
+        self.decode(opened, &part.selection, limits, send)
     }
 
     /// The pre-scan is done: files whose format fits the budget after all
@@ -353,10 +357,11 @@ impl LoadSlot {
                 }
                 let (id, label, send) = (self.load, self.label.clone(), send.clone());
                 let sources = std::mem::take(&mut self.sources);
+                let note = self.part_note.take();
                 let started = crate::browser::now();
                 let parts = answers.len() as u32 + joined;
                 wasm_bindgen_futures::spawn_local(async move {
-                    let unpacked = unpack(answers, label).await;
+                    let unpacked = unpack(answers, label, note).await;
                     let unpack_ms = crate::browser::now() - started;
                     let (loaded, page) = match unpacked {
                         Ok((mut loaded, page)) => {

@@ -29,7 +29,13 @@ const COUNTER_STEP: usize = 1 << 16;
 /// Decodes and indexes a trace sent by the workers (one answer per part,
 /// part 0 first, merged into one trace), yielding to the page between steps.
 /// Also says where the time went, in ms (wall time, pauses included).
-pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, UnpackCost), String> {
+/// `part_note`: what was left out of the files before decoding, said in the
+/// trace's metadata as a decoder's own selection is.
+pub async fn unpack(
+    answers: Vec<Answer>,
+    label: String,
+    part_note: Option<String>,
+) -> Result<(Loaded, UnpackCost), String> {
     // Start in a task of our own: the one that received the workers' answer
     // also let the workers go and updated the page.
     yield_to_browser().await;
@@ -64,6 +70,9 @@ pub async fn unpack(answers: Vec<Answer>, label: String) -> Result<(Loaded, Unpa
         pace.tick().await;
     }
     let mut trace = whole.ok_or(DAMAGED)?;
+    if let Some(note) = part_note {
+        trace.metadata.push(("loaded part only".to_owned(), note));
+    }
     crate::view_model::read_events::add_read_counters(&mut trace);
     let indexing = crate::browser::now();
     let (index, counter_index) = index_trace(&trace, &mut pace).await;

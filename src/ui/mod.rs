@@ -23,6 +23,7 @@ pub mod listing;
 pub mod memory;
 pub mod narrow;
 pub mod part_choice;
+pub mod part_prefix;
 pub mod partial;
 pub mod progress;
 pub mod sidebar;

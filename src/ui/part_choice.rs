@@ -5,6 +5,7 @@
 //! selection's estimated size against the page's limit; "Load selection"
 //! decodes only that part.
 
+use crate::loading::part::Part;
 use crate::view_model::text::bytes;
 use flamedrop_core::input::Selection;
 use flamedrop_core::prescan::Estimate;
@@ -17,7 +18,7 @@ pub struct Props {
     pub estimate: Rc<Estimate>,
     /// The page's input limit in bytes.
     pub limit: f64,
-    pub on_load: Callback<Selection>,
+    pub on_load: Callback<Part>,
 }
 
 /// What the dialog holds: the ticked threads, the window in ms after the
@@ -114,7 +115,12 @@ pub fn part_choice(props: &Props) -> Html {
     let on_load = {
         let on_load = props.on_load.clone();
         let selection = selection.clone();
-        Callback::from(move |_: MouseEvent| on_load.emit(selection.clone()))
+        Callback::from(move |_: MouseEvent| {
+            on_load.emit(Part {
+                selection: selection.clone(),
+                first_bytes: None,
+            })
+        })
     };
     html! {
         <div id="part-choice" class="part-choice">

@@ -3,8 +3,9 @@
 //! failed load, the error message (`#error`).
 
 use super::part_choice::PartChoice;
+use super::part_prefix::PartPrefix;
 use crate::loading::demos::{self, DEMOS};
-use flamedrop_core::input::Selection;
+use crate::loading::part::Part;
 use flamedrop_core::prescan::Estimate;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -19,7 +20,7 @@ pub struct Props {
     /// With it, what the pre-scan found and the page's limit: the part
     /// dialog (`part_choice`) and what to do with its choice.
     #[prop_or_default]
-    pub part: Option<(Rc<Estimate>, f64, Callback<Selection>)>,
+    pub part: Option<(Rc<Estimate>, f64, Callback<Part>)>,
 }
 
 #[function_component(Welcome)]
@@ -30,7 +31,11 @@ pub fn welcome(props: &Props) -> Html {
                 <div id="error" class="error" role="alert">
                     <strong>{ "Could not open that. " }</strong>{ error }
                     if let Some((estimate, limit, on_load)) = props.part.clone().filter(|p| p.0.can_select()) {
-                        <PartChoice {estimate} {limit} {on_load} />
+                        if estimate.threads.is_empty() {
+                            <PartPrefix {estimate} {limit} {on_load} />
+                        } else {
+                            <PartChoice {estimate} {limit} {on_load} />
+                        }
                     }
                     if let Some(on_load_anyway) = &props.on_load_anyway {
                         <div class="error-actions">

@@ -41,6 +41,19 @@ pub struct Estimate {
     /// Memory a decoded byte of this format's input takes in the tab
     /// (renderer and workers; `docs/performance.md`'s measured peaks).
     pub memory_per_byte: f64,
+    /// For a format read as one stream, whose threads and times nothing
+    /// tells before decoding (sp-rtrace, SWAP): the stream's file, whose
+    /// beginning can be decoded alone.
+    pub stream: Option<StreamFile>,
+}
+
+/// The file a single-stream trace is read from.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StreamFile {
+    /// Its path among the offered files.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
 }
 
 /// The byte ranges [`estimate`] needs, for these files.
@@ -77,8 +90,22 @@ pub fn estimate(probes: &[FileProbe], read: &[(usize, Vec<u8>)]) -> Estimate {
         format,
         input_bytes,
         threads,
-        memory_per_byte: format.map_or(2.5, memory_per_byte),
+        memory_per_byte: format.map_or(MOST_MEMORY_PER_BYTE, memory_per_byte),
+        stream: stream_file(format, probes),
     }
+}
+
+/// The stream of a single-stream format: its biggest file (the symbol files
+/// or CPU list beside it are small).
+fn stream_file(format: Option<Format>, probes: &[FileProbe]) -> Option<StreamFile> {
+    if !matches!(format, Some(Format::SpRtrace | Format::Swap)) {
+        return None;
+    }
+    let biggest = probes.iter().max_by_key(|p| p.size)?;
+    Some(StreamFile {
+        path: biggest.path.clone(),
+        bytes: biggest.size,
+    })
 }
 
 /// Peak page memory (renderer and workers, above an empty page) per input
@@ -127,9 +154,10 @@ impl Budget {
 }
 
 impl Estimate {
-    /// True when a part can be chosen (the decoder keeps a selection).
+    /// True when a part can be chosen: threads and a time window (the
+    /// decoder keeps a selection), or a stream's beginning.
     pub fn can_select(&self) -> bool {
-        !self.threads.is_empty()
+        !self.threads.is_empty() || self.stream.is_some()
     }
 
     /// Bytes that are not any thread's records (metadata, symbols).
@@ -250,7 +278,41 @@ mod tests {
             input_bytes: 1_100,
             threads: vec![thread("1", 100, 0, 100), thread("2", 900, 0, 1_000)],
             memory_per_byte: 1.6,
+            stream: None,
         }
+    }
+
+    /// A probe of a fixture file, as the page makes it.
+    fn probe(fixture: &str) -> FileProbe {
+        let path = format!(
+            "{}/../../tests/fixtures/{fixture}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        FileProbe {
+            path: fixture.rsplit('/').next().unwrap().to_owned(),
+            size: bytes.len() as u64,
+            head: bytes[..bytes.len().min(crate::input::PROBE_BYTES)].to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_single_stream_offers_its_biggest_file() {
+        let rtrace = estimate(&[probe("rtrace/c-threads-contexts/20325-0.rtrace")], &[]);
+        assert_eq!(rtrace.format, Some(Format::SpRtrace));
+        assert!(rtrace.can_select() && rtrace.threads.is_empty());
+        assert_eq!(
+            rtrace.stream,
+            Some(StreamFile {
+                path: "20325-0.rtrace".into(),
+                bytes: 34_876
+            })
+        );
+        let swap = estimate(&[probe("swap/demo.swap")], &[]);
+        assert_eq!(swap.format, Some(Format::Swap));
+        assert_eq!(swap.stream.map(|s| s.bytes), Some(41_006));
+        let uftrace = estimate(&[probe("uftrace/a-simple-nested/uftrace.data/info")], &[]);
+        assert_eq!(uftrace.stream, None);
     }
 
     #[test]
