@@ -234,7 +234,7 @@ impl LoadSlot {
 
     /// Decodes only `part` of the files held back as too big.
     pub fn load_part(&mut self, part: Part, limits: &Limits, send: &Callback<LoadMsg>) -> LoadStep {
-        let stream = self.estimate.take().and_then(|e| e.stream.clone());
+        let stream = self.estimate.take().map(|e| e.stream.clone());
         let Some(mut opened) = self.too_big.take() else {
             return LoadStep::Ignored;
         };

@@ -1,7 +1,7 @@
 //! The part dialog (`#part-choice`) for a trace read as one stream
-//! (sp-rtrace, SWAP): nothing short of decoding says which threads or times
+//! (sp-rtrace, SWAP, SELogger's event files): nothing short of decoding says which threads or times
 //! its bytes hold, so it offers the stream's beginning — its first so many
-//! MB, the calls recorded first — set to what fits, with the part's
+//! MB, what was recorded first — set to what fits, with the part's
 //! estimated memory against the page's limit; "Load selection" decodes
 //! only that.
 
@@ -24,10 +24,15 @@ const MB: f64 = 1e6;
 
 #[function_component(PartPrefix)]
 pub fn part_prefix(props: &Props) -> Html {
-    let Some(stream) = props.estimate.stream.clone() else {
+    let stream = &props.estimate.stream;
+    let (Some(first), Some(last)) = (stream.first(), stream.last()) else {
         return Html::default();
     };
-    let stream_bytes = stream.bytes as f64;
+    let names = match stream.len() {
+        1 => first.path.clone(),
+        n => format!("{} to {} ({n} files)", first.path, last.path),
+    };
+    let stream_bytes: f64 = stream.iter().map(|s| s.bytes as f64).sum();
     let others = props.estimate.input_bytes as f64 - stream_bytes;
     let first_mb = {
         // What fits beside the other files, in whole kB.
@@ -57,13 +62,13 @@ pub fn part_prefix(props: &Props) -> Html {
     html! {
         <div id="part-choice" class="part-choice">
             <p class="part-intro">{ format!(
-                "Or load only its beginning: {} is one stream, and nothing short of decoding it \
-                 says which threads or times its bytes hold. The page's limit is {}.",
-                stream.path, bytes(props.limit)) }</p>
+                "Or load only its beginning: {names} is one stream, and nothing short of decoding \
+                 it says which threads or times its bytes hold. The page's limit is {}.",
+                bytes(props.limit)) }</p>
             <label class="part-first">{ "The first " }
                 <input type="number" id="part-first-mb" step="any" min="0"
                     max={(stream_bytes / MB).to_string()} value={first_mb.to_string()} {onchange} />
-                { format!(" MB of its {} — the calls recorded first", bytes(stream_bytes)) }</label>
+                { format!(" MB of its {} — what was recorded first", bytes(stream_bytes)) }</label>
             <p id="part-estimate" class={classes!("part-estimate", (!fits).then_some("over"))}>
                 { format!("This part: about {} of input, {} in memory — {}.",
                     bytes(kept), bytes(kept * props.estimate.memory_per_byte),

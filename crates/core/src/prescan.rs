@@ -42,12 +42,12 @@ pub struct Estimate {
     /// (renderer and workers; `docs/performance.md`'s measured peaks).
     pub memory_per_byte: f64,
     /// For a format read as one stream, whose threads and times nothing
-    /// tells before decoding (sp-rtrace, SWAP): the stream's file, whose
-    /// beginning can be decoded alone.
-    pub stream: Option<StreamFile>,
+    /// tells before decoding (sp-rtrace, SWAP, SELogger's event files): the
+    /// stream's files in order, whose beginning can be decoded alone.
+    pub stream: Vec<StreamFile>,
 }
 
-/// The file a single-stream trace is read from.
+/// A file of a trace read as one stream.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StreamFile {
     /// Its path among the offered files.
@@ -91,21 +91,39 @@ pub fn estimate(probes: &[FileProbe], read: &[(usize, Vec<u8>)]) -> Estimate {
         input_bytes,
         threads,
         memory_per_byte: format.map_or(MOST_MEMORY_PER_BYTE, memory_per_byte),
-        stream: stream_file(format, probes),
+        stream: stream_files(format, probes),
     }
 }
 
-/// The stream of a single-stream format: its biggest file (the symbol files
-/// or CPU list beside it are small).
-fn stream_file(format: Option<Format>, probes: &[FileProbe]) -> Option<StreamFile> {
-    if !matches!(format, Some(Format::SpRtrace | Format::Swap)) {
-        return None;
+/// The stream of a single-stream format: for sp-rtrace and SWAP the biggest
+/// file (the symbol files or CPU list beside it are small), for SELogger its
+/// event files (`log-00001.slg`, `.txt`, …, or `trace.json`) in order.
+fn stream_files(format: Option<Format>, probes: &[FileProbe]) -> Vec<StreamFile> {
+    let file = |p: &FileProbe| StreamFile {
+        path: p.path.clone(),
+        bytes: p.size,
+    };
+    match format {
+        Some(Format::SpRtrace | Format::Swap) => probes
+            .iter()
+            .max_by_key(|p| p.size)
+            .map(file)
+            .into_iter()
+            .collect(),
+        Some(Format::Selogger) => {
+            let mut events: Vec<StreamFile> = probes
+                .iter()
+                .filter(|p| {
+                    let name = crate::input::file_name(&p.path);
+                    name.starts_with("log-") || name == "trace.json"
+                })
+                .map(file)
+                .collect();
+            events.sort_by(|a, b| a.path.cmp(&b.path));
+            events
+        }
+        _ => Vec::new(),
     }
-    let biggest = probes.iter().max_by_key(|p| p.size)?;
-    Some(StreamFile {
-        path: biggest.path.clone(),
-        bytes: biggest.size,
-    })
 }
 
 /// Peak page memory (renderer and workers, above an empty page) per input
@@ -157,7 +175,7 @@ impl Estimate {
     /// True when a part can be chosen: threads and a time window (the
     /// decoder keeps a selection), or a stream's beginning.
     pub fn can_select(&self) -> bool {
-        !self.threads.is_empty() || self.stream.is_some()
+        !self.threads.is_empty() || !self.stream.is_empty()
     }
 
     /// Bytes that are not any thread's records (metadata, symbols).
@@ -278,7 +296,7 @@ mod tests {
             input_bytes: 1_100,
             threads: vec![thread("1", 100, 0, 100), thread("2", 900, 0, 1_000)],
             memory_per_byte: 1.6,
-            stream: None,
+            stream: Vec::new(),
         }
     }
 
@@ -303,16 +321,28 @@ mod tests {
         assert!(rtrace.can_select() && rtrace.threads.is_empty());
         assert_eq!(
             rtrace.stream,
-            Some(StreamFile {
+            vec![StreamFile {
                 path: "20325-0.rtrace".into(),
                 bytes: 34_876
-            })
+            }]
         );
         let swap = estimate(&[probe("swap/demo.swap")], &[]);
         assert_eq!(swap.format, Some(Format::Swap));
-        assert_eq!(swap.stream.map(|s| s.bytes), Some(41_006));
+        assert_eq!(swap.stream.iter().map(|s| s.bytes).sum::<u64>(), 41_006);
+        let dir = "selogger/demo-v060-omnibinary";
+        let selogger = estimate(
+            &[
+                probe(&format!("{dir}/dataids.txt")),
+                probe(&format!("{dir}/log-00001.slg")),
+                probe(&format!("{dir}/methods.txt")),
+            ],
+            &[],
+        );
+        assert_eq!(selogger.format, Some(Format::Selogger));
+        let names: Vec<&str> = selogger.stream.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(names, ["log-00001.slg"]);
         let uftrace = estimate(&[probe("uftrace/a-simple-nested/uftrace.data/info")], &[]);
-        assert_eq!(uftrace.stream, None);
+        assert!(uftrace.stream.is_empty());
     }
 
     #[test]
