@@ -10,17 +10,21 @@
 # A crash, a timeout (10 s on one input) or running out of memory (2 GiB) saves the input under
 # fuzz/artifacts/<target>/, is counted, and fuzzing goes on until the time is up. Each crash must
 # become a regression test (crates/core/tests/hostile.rs). Needs the nightly toolchain and
-# cargo-fuzz (scripts/setup.sh installs both).
+# cargo-fuzz, which scripts/setup.sh does not install (CI does not fuzz):
+#   rustup toolchain install nightly && cargo install --locked cargo-fuzz
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/env.sh
 
-usage() { sed -n '2,13p' "$0"; exit 2; }
+usage() { sed -n '2,14p' "$0"; exit 2; }
 [ $# -ge 1 ] || usage
 minutes=$1
 shift
 [[ $minutes =~ ^[0-9]+([.][0-9]+)?$ ]] || usage
-command -v cargo-fuzz >/dev/null || { echo "fuzz.sh: cargo-fuzz is not installed (scripts/setup.sh)" >&2; exit 1; }
+command -v cargo-fuzz >/dev/null || {
+  echo "fuzz.sh: cargo-fuzz is not installed: rustup toolchain install nightly && cargo install --locked cargo-fuzz" >&2
+  exit 1
+}
 
 all=$(ls fuzz/fuzz_targets/*.rs | xargs -n1 basename | sed 's/\.rs$//' | sort)
 targets=("$@")
