@@ -11,7 +11,7 @@
 
 use crate::browser::query_param;
 use crate::view_model::text::bytes;
-use flamedrop_core::prescan::Budget;
+use flamedrop_core::prescan::{Budget, Estimate};
 
 /// The page memory a trace may take without the page asking first: well
 /// under the 4 GiB a tab's WebAssembly memory can reach, and what a 2 GB
@@ -43,13 +43,27 @@ pub fn watchdog_override_ms() -> Option<f64> {
 }
 
 /// What the page says about an input of `size` bytes over `limit`, which
-/// would take about `per_byte` times its size in memory.
-pub fn too_big_message(label: &str, size: f64, per_byte: f64, limit: f64) -> String {
+/// would take about `per_byte` times its size in memory; `estimate` (the
+/// pre-scan's, when it could look) says which advice fits the format.
+pub fn too_big_message(
+    label: &str,
+    size: f64,
+    per_byte: f64,
+    limit: f64,
+    estimate: Option<&Estimate>,
+) -> String {
+    let fewer = match estimate {
+        Some(e) if !e.threads.is_empty() => {
+            "open fewer files (one thread's .dat file, or part of the folder), load a part of it \
+             (below)"
+        }
+        Some(e) if !e.stream.is_empty() => "load only its beginning (below)",
+        _ => "open fewer files",
+    };
     format!(
         "{label} is {}: decoding it would need about {} of memory, more than a browser tab can \
          safely hold (this page's limit for it is {}). Use the command line (`flamedrop report` \
-         or `flamedrop convert`) for a summary or an export, open fewer files (one thread's .dat \
-         file, or part of the folder), or try loading it anyway.",
+         or `flamedrop convert`) for a summary or an export, {fewer}, or try loading it anyway.",
         bytes(size),
         bytes(size * per_byte),
         bytes(limit)

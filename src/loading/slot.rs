@@ -264,7 +264,13 @@ impl LoadSlot {
         let per_byte = estimate
             .as_ref()
             .map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte);
-        let message = budget::too_big_message(&opened.label, opened.size(), per_byte, limit);
+        let message = budget::too_big_message(
+            &opened.label,
+            opened.size(),
+            per_byte,
+            limit,
+            estimate.as_ref().ok(),
+        );
         let step = self.fail(message);
         if let Ok(estimate) = estimate {
             self.estimate = Some(Rc::new(estimate));
