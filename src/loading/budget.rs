@@ -42,16 +42,10 @@ pub fn watchdog_override_ms() -> Option<f64> {
     query_param("watchdog_ms").and_then(|v| v.parse::<f64>().ok())
 }
 
-/// What the page says about an input of `size` bytes over `limit`, which
-/// would take about `per_byte` times its size in memory; `estimate` (the
-/// pre-scan's, when it could look) says which advice fits the format.
-pub fn too_big_message(
-    label: &str,
-    size: f64,
-    per_byte: f64,
-    limit: f64,
-    estimate: Option<&Estimate>,
-) -> String {
+/// What the page says about an input of `size` bytes over `limit`;
+/// `estimate` (the pre-scan's, when it could look) gives the memory it
+/// would take and which advice fits the format.
+pub fn too_big_message(label: &str, size: f64, limit: f64, estimate: Option<&Estimate>) -> String {
     let fewer = match estimate {
         Some(e) if !e.threads.is_empty() => {
             "open fewer files (one thread's .dat file, or part of the folder), load a part of it \
@@ -65,7 +59,7 @@ pub fn too_big_message(
          safely hold (this page's limit for it is {}). Use the command line (`flamedrop report` \
          or `flamedrop convert`) for a summary or an export, {fewer}, or try loading it anyway.",
         bytes(size),
-        bytes(size * per_byte),
+        bytes(size * Estimate::per_byte(estimate)),
         bytes(limit)
     )
 }

@@ -42,15 +42,21 @@ pub fn cut(opened: &mut Opened, stream: &[StreamFile], first_bytes: f64) -> Opti
         before += size;
     }
     opened.files.retain(|f| !left_out.contains(&f.path));
-    let names = match stream {
-        [one] => one.path.clone(),
-        [first, .., last] => format!("{} to {}", first.path, last.path),
-        [] => String::new(),
-    };
+    let names = stream_names(stream);
     Some(format!(
         "the first {} of {} ({}): what was recorded first; its last record may be cut off",
         bytes(kept),
         bytes(total),
         names
     ))
+}
+
+/// The stream's files as the page names them: the one, or the first to the
+/// last and how many.
+pub fn stream_names(stream: &[StreamFile]) -> String {
+    match stream {
+        [one] => one.path.clone(),
+        [first, .., last] => format!("{} to {} ({} files)", first.path, last.path, stream.len()),
+        [] => String::new(),
+    }
 }

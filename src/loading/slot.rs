@@ -18,7 +18,7 @@ use crate::view_model::source_view_files::SourceFiles;
 use crate::view_model::Loaded;
 use crate::wire::protocol::{Phases, WorkerEvent};
 use flamedrop_core::input::Selection;
-use flamedrop_core::prescan::{Budget, Estimate, MOST_MEMORY_PER_BYTE};
+use flamedrop_core::prescan::{Budget, Estimate};
 use std::future::Future;
 use std::rc::Rc;
 use yew::Callback;
@@ -261,16 +261,8 @@ impl LoadSlot {
         if opened.size() <= limit {
             return self.decode(opened, &Selection::default(), limits, send);
         }
-        let per_byte = estimate
-            .as_ref()
-            .map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte);
-        let message = budget::too_big_message(
-            &opened.label,
-            opened.size(),
-            per_byte,
-            limit,
-            estimate.as_ref().ok(),
-        );
+        let message =
+            budget::too_big_message(&opened.label, opened.size(), limit, estimate.as_ref().ok());
         let step = self.fail(message);
         if let Ok(estimate) = estimate {
             self.estimate = Some(Rc::new(estimate));

@@ -5,7 +5,7 @@
 //! estimated memory against the page's limit; "Load selection" decodes
 //! only that.
 
-use crate::loading::part::Part;
+use crate::loading::part::{stream_names, Part};
 use crate::view_model::text::bytes;
 use flamedrop_core::prescan::Estimate;
 use std::rc::Rc;
@@ -25,13 +25,10 @@ const MB: f64 = 1e6;
 #[function_component(PartPrefix)]
 pub fn part_prefix(props: &Props) -> Html {
     let stream = &props.estimate.stream;
-    let (Some(first), Some(last)) = (stream.first(), stream.last()) else {
+    if stream.is_empty() {
         return Html::default();
-    };
-    let names = match stream.len() {
-        1 => first.path.clone(),
-        n => format!("{} to {} ({n} files)", first.path, last.path),
-    };
+    }
+    let names = stream_names(stream);
     let stream_bytes: f64 = stream.iter().map(|s| s.bytes as f64).sum();
     let others = props.estimate.input_bytes as f64 - stream_bytes;
     let first_mb = {

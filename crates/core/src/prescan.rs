@@ -165,13 +165,18 @@ impl Budget {
     /// The input size that fits, for files the pre-scan looked at (`None`:
     /// it could not read them, so the costliest format is assumed).
     pub fn input_limit(&self, estimate: Option<&Estimate>) -> f64 {
-        self.input.unwrap_or_else(|| {
-            self.memory / estimate.map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte)
-        })
+        self.input
+            .unwrap_or_else(|| self.memory / Estimate::per_byte(estimate))
     }
 }
 
 impl Estimate {
+    /// Memory per input byte of the files `estimate` describes (`None`:
+    /// the pre-scan could not look, so the costliest format's).
+    pub fn per_byte(estimate: Option<&Estimate>) -> f64 {
+        estimate.map_or(MOST_MEMORY_PER_BYTE, |e| e.memory_per_byte)
+    }
+
     /// True when a part can be chosen: threads and a time window (the
     /// decoder keeps a selection), or a stream's beginning.
     pub fn can_select(&self) -> bool {
