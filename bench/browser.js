@@ -23,6 +23,8 @@
 // offers (preselected to fit); the load is timed from that click (issue 20.6).
 // --alternate Q runs every measured load a second time with the query Q added (alternating, so
 // both see the same load on the machine) and prints the first-draw medians of both.
+// --before FILE opens FILE in the same tab first, unmeasured: the measured load then finds the
+// decoders' code already optimized by the browser (a second trace opened in a tab).
 // --load-only skips the frame sequence, the aggregated views and the cancel run.
 // --timeout bounds every load (default 300 s; a load that takes longer is reported as such).
 // --speedscope FILE additionally opens FILE (Chrome JSON) in speedscope (npm `speedscope`, served
@@ -85,6 +87,7 @@ function parseArgs(argv) {
     else if (a === '--query') opts.query = value();
     else if (a === '--alternate') opts.alternate = value();
     else if (a === '--load-only') opts.loadOnly = true;
+    else if (a === '--before') opts.before = path.resolve(value());
     else if (a === '--profile') opts.profile = path.resolve(value());
     else if (a === '--profile-load') opts.profileLoad = path.resolve(value());
     else if (a === '--trace-load') opts.traceLoad = path.resolve(value());
@@ -108,11 +111,12 @@ function sizeOf(p) {
 }
 
 async function launch() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'flamedrop-bench-'));
+  const kept = process.env.FLAMEDROP_BENCH_PROFILE;
+  const profile = kept || fs.mkdtempSync(path.join(os.tmpdir(), 'flamedrop-bench-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...(process.env.FLAMEDROP_BENCH_FLAGS || '').split(' ').filter(Boolean)],
     viewport: { width: 1280, height: 800 },
   });
   const pid = browserPid(profile);
@@ -122,7 +126,7 @@ async function launch() {
   page.on('crash', () => errors.push('the page crashed (out of memory?)'));
   const close = async () => {
     await context.close().catch(() => {});
-    fs.rmSync(profile, { recursive: true, force: true });
+    if (!kept) fs.rmSync(profile, { recursive: true, force: true });
   };
   return { context, page, pid, errors, close };
 }
@@ -141,11 +145,23 @@ async function choose(page, trace) {
   else await page.setInputFiles('#open-files', trace);
 }
 
+/** Opens `trace` first, unmeasured, and waits until it is drawn (`--before`). */
+async function openBefore(page, trace) {
+  await choose(page, trace);
+  await page.waitForFunction(() => window.flamedrop.timings().first_draw_ms != null, null, {
+    timeout: LOAD_TIMEOUT_MS,
+    polling: 50,
+  });
+  await page.waitForFunction(() => document.body.dataset.state !== 'loading', null, { timeout: LOAD_TIMEOUT_MS });
+  await sleep(1000);
+}
+
 /** One measured load, frame sequence and views. */
 async function run(base, trace, opts) {
   const b = await launch();
   try {
     await openEmpty(b.page, base);
+    if (opts.before) await openBefore(b.page, opts.before);
     const baseline = rendererPss(b.pid);
     const sampler = new Sampler(b.pid);
     const loadProfiler = opts.profileLoad ? await startProfile(b.page) : null;
