@@ -129,14 +129,15 @@ pub fn step(
             })
             .flatten();
     };
+    let steps = stepper.on(log);
     match kind {
-        StepKind::Previous => stepper.previous(from),
-        StepKind::Next => stepper.next(from),
-        StepKind::Into => stepper.step_into(from),
-        StepKind::Over => stepper.step_over(from),
-        StepKind::Out => stepper.step_out(from),
-        StepKind::BackOver => stepper.step_back_over(from),
-        StepKind::BackOut => stepper.step_back_out(from),
+        StepKind::Previous => steps.previous(from),
+        StepKind::Next => steps.next(from),
+        StepKind::Into => steps.step_into(from),
+        StepKind::Over => steps.step_over(from),
+        StepKind::Out => steps.step_out(from),
+        StepKind::BackOver => steps.step_back_over(from),
+        StepKind::BackOut => steps.step_back_out(from),
         StepKind::LastWrite => last_write(log, stepper, from),
     }
 }

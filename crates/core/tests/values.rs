@@ -216,7 +216,8 @@ fn variables_and_fields_gather_the_data_ids_that_name_them() {
 fn stepping_forward_visits_each_threads_lines_in_order() {
     for name in OMNISCIENT {
         let (trace, lines) = case(name);
-        let steps = Stepper::new(&trace.event_log);
+        let stepper = Stepper::new(&trace.event_log);
+        let steps = stepper.on(&trace.event_log);
         for thread in 0..trace.threads.len() as u32 {
             let id = thread_id(&trace, thread);
             let theirs: Vec<i64> = lines
@@ -241,7 +242,8 @@ fn stepping_forward_visits_each_threads_lines_in_order() {
 #[test]
 fn step_over_and_out_land_on_the_call_return() {
     let (trace, lines) = case("demo-v060-omnibinary");
-    let steps = Stepper::new(&trace.event_log);
+    let stepper = Stepper::new(&trace.event_log);
+    let steps = stepper.on(&trace.event_log);
     let kind = |id: u32| lines[id as usize].kind.as_str();
     // 1155 CALL primitives (main, line 50); 1163 its entry; 1179 a
     // LOCAL_LOAD in it; 1224 its exit; 1225 main's CALL_RETURN.

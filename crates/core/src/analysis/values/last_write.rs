@@ -9,7 +9,7 @@
 //! (a field hidden by a subclass's field of the same name is not told apart).
 
 use super::attributes::{site_name, site_owner};
-use super::steps::Stepper;
+use super::steps::{Stepper, Steps};
 use super::text::event_type;
 use crate::model::EventLog;
 
@@ -38,7 +38,7 @@ fn value(log: &EventLog, event: u32) -> Option<i64> {
 }
 
 /// The event `back` places before `event` in its thread, if it has type `want`.
-fn before(log: &EventLog, steps: &Stepper, event: u32, back: usize, want: &str) -> Option<u32> {
+fn before(log: &EventLog, steps: Steps, event: u32, back: usize, want: &str) -> Option<u32> {
     let mut at = event;
     for _ in 0..back {
         at = steps.previous(at)?;
@@ -48,7 +48,7 @@ fn before(log: &EventLog, steps: &Stepper, event: u32, back: usize, want: &str) 
 
 /// The value event of the access `event` is part of (the event itself when
 /// it is one).
-fn value_event(log: &EventLog, steps: &Stepper, event: u32) -> Option<u32> {
+fn value_event(log: &EventLog, steps: Steps, event: u32) -> Option<u32> {
     let ahead = match kind(log, event) {
         "GET_INSTANCE_FIELD" | "PUT_INSTANCE_FIELD" | "ARRAY_LOAD_INDEX" | "ARRAY_STORE_INDEX" => 1,
         "ARRAY_LOAD" | "ARRAY_STORE" => 2,
@@ -58,7 +58,7 @@ fn value_event(log: &EventLog, steps: &Stepper, event: u32) -> Option<u32> {
 }
 
 /// What the access whose value event is `event` touches, and whether it writes.
-fn target(log: &EventLog, steps: &Stepper, event: u32) -> Option<(Target, bool)> {
+fn target(log: &EventLog, steps: Steps, event: u32) -> Option<(Target, bool)> {
     let site = log.site_of(event as usize)?;
     // An instance field is named by the class the bytecode names (a
     // subclass reading an inherited field names itself): the object and
@@ -92,7 +92,8 @@ fn target(log: &EventLog, steps: &Stepper, event: u32) -> Option<(Target, bool)>
 /// the index of that write's value event (`PUT_INSTANCE_FIELD_VALUE`,
 /// `PUT_STATIC_FIELD`, `ARRAY_STORE_VALUE`). `None` when `event` is not a
 /// field or array access or nothing wrote there before.
-pub fn last_write(log: &EventLog, steps: &Stepper, event: u32) -> Option<u32> {
+pub fn last_write(log: &EventLog, stepper: &Stepper, event: u32) -> Option<u32> {
+    let steps = stepper.on(log);
     let own = value_event(log, steps, event)?;
     let (wanted, _) = target(log, steps, own)?;
     (0..own).rev().find(|&earlier| {

@@ -7,14 +7,13 @@
 
 use crate::model::{site_role, EventLog};
 
-/// The per-thread order and frame depth of every event of an event log.
+/// The per-thread order and frame depth of every event of an event log:
+/// 8 bytes an event. An event's thread is the log's, and its place among
+/// its thread's events is found by search, so neither is copied
+/// ([`Stepper::on`] pairs the two for stepping).
 pub struct Stepper {
     /// Per thread (an index into `Trace::threads`), its events in order.
     by_thread: Vec<Vec<u32>>,
-    /// Per event, its thread.
-    thread: Vec<u32>,
-    /// Per event, its position in its thread's events.
-    position: Vec<u32>,
     /// Per event, the depth of the frame it belongs to (an entry and its
     /// exit belong to the frame they open and close; 0 outside any method).
     depth: Vec<u32>,
@@ -23,10 +22,19 @@ pub struct Stepper {
 impl Stepper {
     /// Indexes `log`.
     pub fn new(log: &EventLog) -> Self {
-        let threads = log.threads().max().map_or(0, |t| t as usize + 1);
-        let mut by_thread: Vec<Vec<u32>> = vec![Vec::new(); threads];
+        // Counted first, so that each thread's list is allocated once at its
+        // size (grown by doubling, they would hold up to twice the events).
+        let mut counts: Vec<usize> = Vec::new();
+        for thread in log.threads() {
+            let thread = thread as usize;
+            if thread >= counts.len() {
+                counts.resize(thread + 1, 0);
+            }
+            counts[thread] += 1;
+        }
+        let threads = counts.len();
+        let mut by_thread: Vec<Vec<u32>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
         let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); threads];
-        let mut position = Vec::with_capacity(log.len());
         let mut depth = Vec::with_capacity(log.len());
         for (event, (thread, site)) in log.threads().zip(log.sites()).enumerate() {
             let (Some(events), Some(stack)) = (
@@ -35,7 +43,6 @@ impl Stepper {
             ) else {
                 continue;
             };
-            position.push(events.len() as u32);
             events.push(event as u32);
             let method = log
                 .site_method
@@ -58,12 +65,12 @@ impl Stepper {
                 stack.pop();
             }
         }
-        Stepper {
-            by_thread,
-            thread: log.threads().collect(),
-            position,
-            depth,
-        }
+        Stepper { by_thread, depth }
+    }
+
+    /// The steps through `log`, the log this stepper indexed.
+    pub fn on<'a>(&'a self, log: &'a EventLog) -> Steps<'a> {
+        Steps { stepper: self, log }
     }
 
     /// The events of thread `thread`, in order.
@@ -77,12 +84,22 @@ impl Stepper {
     pub fn depth(&self, event: u32) -> Option<u32> {
         self.depth.get(event as usize).copied()
     }
+}
 
+/// Stepping from event to event: a [`Stepper`] with the log it indexed.
+#[derive(Clone, Copy)]
+pub struct Steps<'a> {
+    stepper: &'a Stepper,
+    log: &'a EventLog,
+}
+
+impl Steps<'_> {
     /// `event`'s thread's events and `event`'s position among them.
     fn place(&self, event: u32) -> Option<(&[u32], usize)> {
-        let thread = *self.thread.get(event as usize)?;
-        let position = *self.position.get(event as usize)? as usize;
-        Some((self.thread_events(thread), position))
+        let thread = self.log.thread_of(event as usize)?;
+        let events = self.stepper.thread_events(thread);
+        let at = events.partition_point(|&e| e < event);
+        (events.get(at) == Some(&event)).then_some((events, at))
     }
 
     /// The next event of the same thread.
@@ -109,7 +126,7 @@ impl Stepper {
         later
             .iter()
             .copied()
-            .find(|&e| self.depth(e).is_some_and(&keep))
+            .find(|&e| self.stepper.depth(e).is_some_and(&keep))
     }
 
     /// The last earlier event of the thread whose depth passes `keep`.
@@ -120,32 +137,32 @@ impl Stepper {
             .iter()
             .rev()
             .copied()
-            .find(|&e| self.depth(e).is_some_and(&keep))
+            .find(|&e| self.stepper.depth(e).is_some_and(&keep))
     }
 
     /// Step over: the next event of this frame or a caller's, skipping
     /// every callee.
     pub fn step_over(&self, event: u32) -> Option<u32> {
-        let depth = self.depth(event)?;
+        let depth = self.stepper.depth(event)?;
         self.forward(event, |d| d <= depth)
     }
 
     /// Step out: the first event after the current frame returned.
     pub fn step_out(&self, event: u32) -> Option<u32> {
-        let depth = self.depth(event)?;
+        let depth = self.stepper.depth(event)?;
         self.forward(event, |d| d < depth)
     }
 
     /// Step back over: the previous event of this frame or a caller's.
     pub fn step_back_over(&self, event: u32) -> Option<u32> {
-        let depth = self.depth(event)?;
+        let depth = self.stepper.depth(event)?;
         self.backward(event, |d| d <= depth)
     }
 
     /// Step back out: the caller's last event before the current frame
     /// was entered (its CALL).
     pub fn step_back_out(&self, event: u32) -> Option<u32> {
-        let depth = self.depth(event)?;
+        let depth = self.stepper.depth(event)?;
         self.backward(event, |d| d < depth)
     }
 }
@@ -182,8 +199,9 @@ mod tests {
             (0, 1),
             (0, 5),
         ]);
-        let steps = Stepper::new(&log);
-        assert_eq!(steps.thread_events(0), [0, 1, 3, 4, 5, 6, 7]);
+        let stepper = Stepper::new(&log);
+        assert_eq!(stepper.thread_events(0), [0, 1, 3, 4, 5, 6, 7]);
+        let steps = stepper.on(&log);
         assert_eq!(steps.next(1), Some(3));
         assert_eq!(steps.previous(3), Some(1));
         assert_eq!(steps.step_into(1), Some(3));
@@ -199,9 +217,9 @@ mod tests {
     fn an_event_of_a_lower_frame_closes_the_frames_above() {
         // Method 1 throws: no exit, the next event is method 0's call.
         let log = log_of(&[(0, 0), (0, 1), (0, 2), (0, 3), (0, 1), (0, 5)]);
-        let steps = Stepper::new(&log);
-        assert_eq!(steps.depth(3), Some(2));
-        assert_eq!(steps.depth(4), Some(1));
-        assert_eq!(steps.step_out(3), Some(4));
+        let stepper = Stepper::new(&log);
+        assert_eq!(stepper.depth(3), Some(2));
+        assert_eq!(stepper.depth(4), Some(1));
+        assert_eq!(stepper.on(&log).step_out(3), Some(4));
     }
 }
