@@ -103,7 +103,7 @@ impl FlameChart {
     /// its own ([`FlameChart::paint_bands`]), so the frame that shows a new
     /// loading picture does not also carry them.
     fn paint_minimap(&mut self, ctx: &Context<Self>, colouring: Colouring) {
-        let Some((canvas, _, dpr)) = self.size_minimap() else {
+        let Some((canvas, g, dpr)) = self.size_minimap() else {
             return;
         };
         let size = (canvas.width(), canvas.height());
@@ -111,7 +111,7 @@ impl FlameChart {
             .minimap_painter
             .has_bands(size, dpr, &self.model, colouring)
         {
-            self.paint_bands(&ctx.props().loaded, colouring);
+            self.draw_minimap(&g, size, dpr, &ctx.props().loaded, colouring);
         } else if self.bands_due.is_none() {
             let link = ctx.link().clone();
             self.bands_due = Some(gloo::timers::callback::Timeout::new(0, move || {
@@ -126,10 +126,23 @@ impl FlameChart {
         let Some((canvas, g, dpr)) = self.size_minimap() else {
             return;
         };
-        let (w, h) = (canvas.width(), canvas.height());
+        let size = (canvas.width(), canvas.height());
+        self.draw_minimap(&g, size, dpr, loaded, colouring);
+    }
+
+    /// Draws the minimap on its sized canvas (`size` in device pixels),
+    /// its bands too if they are out of date.
+    fn draw_minimap(
+        &mut self,
+        g: &CanvasRenderingContext2d,
+        size: (u32, u32),
+        dpr: f64,
+        loaded: &Loaded,
+        colouring: Colouring,
+    ) {
         let _ = g.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         self.minimap_painter
-            .paint(&g, (w, h), dpr, loaded, &self.model, colouring);
+            .paint(g, size, dpr, loaded, &self.model, colouring);
     }
 
     /// Recomputes what is under the pointer; true if it changed.
