@@ -85,12 +85,13 @@ impl ChunkReader {
     /// Replaces `out` with the next chunk; false once the blob is exhausted
     /// (`out` is then empty).
     pub async fn next(&mut self, out: &mut Vec<u8>) -> Result<bool, String> {
-        out.clear();
         let Some(mut buffer) = self.buffer.take() else {
+            out.clear();
             return Ok(false);
         };
         let size = buffer.byte_length();
         let Some(reader) = &self.reader else {
+            out.clear();
             let end = (self.offset + f64::from(size)).min(self.blob.size());
             if self.offset >= end {
                 return Ok(false);
@@ -100,6 +101,9 @@ impl ChunkReader {
             self.buffer = Some(buffer);
             return Ok(true);
         };
+        // The chunk is read into `out` as it stands, cut to what was read at
+        // the end: from the second chunk on, nothing is cleared first.
+        out.resize(size as usize, 0);
         let mut filled = 0u32;
         while filled < size {
             let view = Uint8Array::new_with_byte_offset_and_length(&buffer, filled, size - filled);
@@ -113,17 +117,22 @@ impl ChunkReader {
             // The read hands the buffer back (moved, not copied) inside `value`.
             if let Some(part) = value.dyn_ref::<Uint8Array>() {
                 buffer = part.buffer();
-                let n = part.length() as usize;
-                let at = out.len();
-                out.resize(at + n, 0);
-                part.copy_to(&mut out[at..]);
-                filled += n as u32;
-                self.offset += n as f64;
+                let at = filled as usize;
+                let Some(into) = out.get_mut(at..at + part.length() as usize) else {
+                    return Err(format!(
+                        "a read returned more than the {size} bytes asked for"
+                    ));
+                };
+                part.copy_to(into);
+                filled += part.length();
+                self.offset += f64::from(part.length());
             }
             if done {
+                out.truncate(filled as usize);
                 return Ok(!out.is_empty());
             }
         }
+        out.truncate(filled as usize);
         self.buffer = Some(buffer);
         Ok(true)
     }
