@@ -61,7 +61,9 @@ pub fn view_controls(props: &Props) -> Html {
     let no_image = props.view.canvas_id().is_none();
     html! {
         <div class="view-controls">
-            <nav class="views tabs" role="tablist" aria-label="Views">{ for switcher }</nav>
+            <nav class="views tabs" role="tablist" aria-label="Views" onwheel={Callback::from(scroll_sideways)}>
+                { for switcher }
+            </nav>
             <span class="search">
                 <input id="search" type="search" placeholder="Search (text or /regex/)" aria-label="Search functions"
                     aria-describedby="search-count" value={props.search.clone()} {oninput}
@@ -87,6 +89,27 @@ pub fn view_controls(props: &Props) -> Html {
             <button type="button" id="help-button" class="button icon" title="Keyboard shortcuts (?)"
                 aria-label="Keyboard shortcuts" onclick={props.on_help.reform(|_| ())}>{ "?" }</button>
         </div>
+    }
+}
+
+/// The wheel over a switcher that does not fit scrolls it sideways, to the
+/// tabs its shadows say are hidden (a mouse has no sideways wheel).
+fn scroll_sideways(event: WheelEvent) {
+    let Some(nav) = event
+        .current_target()
+        .and_then(|t| t.dyn_into::<HtmlElement>().ok())
+    else {
+        return;
+    };
+    // Firefox counts a notch in lines, Chromium in pixels.
+    let unit = match event.delta_mode() {
+        WheelEvent::DOM_DELTA_LINE => 16.0,
+        WheelEvent::DOM_DELTA_PAGE => f64::from(nav.client_width()),
+        _ => 1.0,
+    };
+    let (down, across) = (event.delta_y() * unit, event.delta_x() * unit);
+    if nav.scroll_width() > nav.client_width() && down.abs() > across.abs() {
+        nav.set_scroll_left(nav.scroll_left() + down.round() as i32);
     }
 }
 

@@ -321,3 +321,32 @@ test('clicking a lane title collapses the lane to its header and expands it agai
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal((await lanes())[0].height, before[0].height);
   }));
+
+test('a view switcher too wide for 1280 px shows a shadow where tabs are hidden and the wheel scrolls them in', (t) =>
+  withPage(t, async ({ page, base }) => {
+    // SWAP offers nine views: at 1280 px the last one starts scrolled away.
+    await page.goto(`${base}?demo=swap-gallery`);
+    await waitForState(page, 'ready');
+    const strip = () => page.evaluate(() => {
+      const nav = document.querySelector('nav.views');
+      const r = nav.getBoundingClientRect();
+      const last = [...nav.querySelectorAll('button.tab')].pop().getBoundingClientRect();
+      return {
+        overflows: nav.scrollWidth > nav.clientWidth,
+        lastShows: last.right <= r.right + 1,
+        scrolled: nav.scrollLeft,
+        shadows: (getComputedStyle(nav).backgroundImage.match(/gradient/g) || []).length,
+      };
+    });
+    const before = await strip();
+    assert.ok(before.overflows && !before.lastShows, `the switcher fits: ${JSON.stringify(before)}`);
+    assert.equal(before.shadows, 4, 'the switcher has no scroll shadows');
+    const box = await page.locator('nav.views').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 400);
+    await page.waitForFunction(() => document.querySelector('nav.views').scrollLeft > 0);
+    const after = await strip();
+    assert.ok(after.lastShows, `the wheel did not bring the last tab in: ${JSON.stringify(after)}`);
+    await page.locator('nav.views button.tab').last().click();
+    assert.equal(await page.locator('nav.views button.tab.selected').count(), 1);
+  }));
