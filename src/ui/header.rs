@@ -95,9 +95,13 @@ pub fn view_controls(props: &Props) -> Html {
 /// The wheel over a switcher that does not fit scrolls it sideways, to the
 /// tabs its shadows say are hidden (a mouse has no sideways wheel).
 fn scroll_sideways(event: WheelEvent) {
+    // The page's listener sits at its root (Yew delegates events): the
+    // switcher is found from the tab or gap under the pointer.
     let Some(nav) = event
-        .current_target()
-        .and_then(|t| t.dyn_into::<HtmlElement>().ok())
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("nav.views").ok().flatten())
+        .and_then(|n| n.dyn_into::<HtmlElement>().ok())
     else {
         return;
     };
