@@ -134,7 +134,7 @@ impl Problems<'_> {
             self.add(part, "detail groups are not consistent".into());
             return;
         }
-        if details.owner.last().is_some_and(|&o| o as usize >= rows) {
+        if details.last_owner().is_some_and(|o| o as usize >= rows) {
             self.add(part, format!("a detail group belongs to a row past {rows}"));
         }
         let strings = self.trace.strings.len();

@@ -265,7 +265,7 @@ columns!(Instants {
 // Detail keys and texts are string ids too, but mapped through the shapes
 // (see `Details::map_texts`), not as plain name columns.
 columns!(Details {
-    owner: U32,
+    owner: U32[may_be_empty],
     shape: U32,
     first: U32,
     payload: U32[own_length],

@@ -127,13 +127,13 @@ fn follow_details(spans: &Spans, from: &[u32]) -> Details {
     // Groups are ordered by owner and kept spans keep their order, so
     // renumbering the kept owners leaves them ascending; the payload and
     // shapes stay whole (a dropped group's slots are simply not referred to).
-    let mut keep_group = Vec::with_capacity(details.owner.len());
-    for owner in &mut details.owner {
+    let mut keep_group = Vec::with_capacity(details.groups());
+    for owner in details.owners_mut() {
         let to = new_index.get(*owner as usize).copied().unwrap_or(u32::MAX);
         keep_group.push(to != u32::MAX);
         *owner = to;
     }
-    retain_by(&mut details.owner, &keep_group);
+    retain_by(details.owners_mut(), &keep_group);
     retain_by(&mut details.shape, &keep_group);
     retain_by(&mut details.first, &keep_group);
     details

@@ -12,7 +12,7 @@ impl Details {
     pub(in crate::model) fn reserve(&mut self, n: usize) {
         let _ = self.payload.try_reserve_exact(n);
         let groups = n / 4;
-        let _ = self.owner.try_reserve_exact(groups);
+        self.reserve_owners(groups);
         let _ = self.shape.try_reserve_exact(groups);
         let _ = self.first.try_reserve_exact(groups);
     }
@@ -22,9 +22,29 @@ impl Details {
     /// up to twice its bytes until the end).
     pub(in crate::model) fn reserve_exact(&mut self, groups: usize, slots: usize) {
         let _ = self.payload.try_reserve_exact(slots);
-        let _ = self.owner.try_reserve_exact(groups);
+        self.reserve_owners(groups);
         let _ = self.shape.try_reserve_exact(groups);
         let _ = self.first.try_reserve_exact(groups);
+    }
+
+    /// Makes room for `groups` more owners when the column is written
+    /// out (an implied one is made as long as the shapes' column when it
+    /// has to be written: [`Details::owners_mut`]).
+    fn reserve_owners(&mut self, groups: usize) {
+        if !self.implied_owners() {
+            let _ = self.owner.try_reserve_exact(groups);
+        }
+    }
+
+    /// Starts a group of `owner`: its shape `node`, its payload from slot
+    /// `first`. The owner column stays implied while group `i` is owner
+    /// `i`'s.
+    fn start_group(&mut self, owner: u32, node: u32, first: u32) {
+        if !(self.implied_owners() && owner as usize == self.groups()) {
+            self.owners_mut().push(owner);
+        }
+        self.shape.push(node);
+        self.first.push(first);
     }
 
     /// Appends one field of `owner`: to the last group when it is `owner`'s
@@ -35,8 +55,8 @@ impl Details {
         let payload_end = self.payload.len() as u32;
         // The last group grows when it is `owner`'s and its payload ends
         // where the payload does (its parent shape is then the group's).
-        let extends = match (self.owner.last(), self.shape.last(), self.first.last()) {
-            (Some(&last_owner), Some(&shape), Some(&first)) if last_owner == owner => {
+        let extends = match (self.last_owner(), self.shape.last(), self.first.last()) {
+            (Some(last_owner), Some(&shape), Some(&first)) if last_owner == owner => {
                 let end = self.shapes.index().end.get(shape as usize).copied();
                 (end.and_then(|end| first.checked_add(end)) == Some(payload_end)).then_some(shape)
             }
@@ -47,11 +67,7 @@ impl Details {
             .child(extends.unwrap_or(NO_SHAPE), key, stored.kind, stored.prefix);
         match (extends, self.shape.last_mut()) {
             (Some(_), Some(last)) => *last = node,
-            _ => {
-                self.owner.push(owner);
-                self.shape.push(node);
-                self.first.push(payload_end);
-            }
+            _ => self.start_group(owner, node, payload_end),
         }
         self.push_slots(&stored);
     }
@@ -61,7 +77,7 @@ impl Details {
     /// [`ListMemo`](super::lists::ListMemo)); others are walked field by
     /// field, and remembered.
     pub(in crate::model) fn extend(&mut self, owner: u32, fields: &[(StrId, Value)]) {
-        let fresh = self.owner.last() != Some(&owner);
+        let fresh = self.last_owner() != Some(owner);
         let mut list = [(0, 0, 0); MAX_FIELDS];
         let list = match list.get_mut(..fields.len()) {
             Some(list) if fresh => list,
@@ -83,9 +99,7 @@ impl Details {
     /// A new group of `owner` whose shape `node` is known to be `fields`'
     /// keys, kinds and fixed texts: only the payload is written.
     fn push_group(&mut self, owner: u32, node: u32, fields: &[(StrId, Value)]) {
-        self.owner.push(owner);
-        self.shape.push(node);
-        self.first.push(self.payload.len() as u32);
+        self.start_group(owner, node, self.payload.len() as u32);
         for &(_, value) in fields {
             self.push_slots(&value.store());
         }
@@ -126,7 +140,7 @@ impl Details {
     ) {
         // A known shape only names a group of its own: a list that would
         // join the owner's last group goes the long way.
-        let fresh = self.owner.last() != Some(&owner);
+        let fresh = self.last_owner() != Some(owner);
         if !fresh || fields.is_empty() {
             return self.extend(owner, fields);
         }
@@ -152,7 +166,7 @@ impl Details {
     /// groups (a counting sort: owners are span or marker indices). The
     /// payload stays where it is: groups point into it.
     pub(in crate::model) fn sort_by_owner(&mut self) {
-        if self.owner.windows(2).all(|w| w[0] <= w[1]) {
+        if self.implied_owners() || self.owner.windows(2).all(|w| w[0] <= w[1]) {
             return;
         }
         let owners = self.owner.iter().max().map_or(0, |&m| m as usize + 1);
@@ -206,7 +220,7 @@ impl Details {
 
     /// Renumbers owners through `new_index` (old index → new) and re-sorts.
     pub(in crate::model) fn renumber(&mut self, new_index: &[u32]) {
-        for owner in &mut self.owner {
+        for owner in self.owners_mut() {
             *owner = new_index.get(*owner as usize).copied().unwrap_or(*owner);
         }
         self.sort_by_owner();
@@ -259,7 +273,10 @@ mod tests {
             rebuilt.extend(owner, fields);
         }
         assert_eq!(rebuilt, extended);
-        assert_eq!(extended.owner, (0..14).collect::<Vec<u32>>());
+        assert_eq!(
+            extended.owners().collect::<Vec<u32>>(),
+            (0..14).collect::<Vec<u32>>()
+        );
         let values: Vec<String> = extended
             .fields_of(0, &strings)
             .into_iter()
@@ -297,6 +314,39 @@ mod tests {
         assert_eq!(d.owners_with(&Field::new("k", "4"), &strings), vec![2]);
         assert!(d.owners_with(&Field::new("x", "4"), &strings).is_empty());
         assert_eq!(d.grouped(&strings).len(), 2);
+    }
+
+    #[test]
+    fn owners_stay_implied_while_group_i_is_owner_is() {
+        let mut strings = StringTable::default();
+        let k = strings.intern("k");
+        let text = |d: &Details, owner| -> Vec<String> {
+            let fields = d.fields_of(owner, &strings);
+            fields.into_iter().map(|f| f.value).collect()
+        };
+        let mut d = Details::default();
+        for owner in 0..5u32 {
+            d.extend(owner, &[(k, Value::Int(i64::from(owner)))]);
+        }
+        assert!(d.implied_owners() && d.owner.is_empty());
+        assert_eq!(d.owners().collect::<Vec<u32>>(), [0, 1, 2, 3, 4]);
+        assert_eq!((d.groups_of(3), d.groups_of(9)), (3..4, 5..5));
+        assert_eq!(d.last_owner(), Some(4));
+        assert!(d.is_consistent());
+        // A field for the last owner joins its group: still implied.
+        d.push(4, k, Value::Int(40));
+        assert!(d.implied_owners());
+        assert_eq!(text(&d, 4), ["4", "40"]);
+        // Owner 7 next: the column is written out, and reads the same.
+        d.extend(7, &[(k, Value::Int(7))]);
+        assert_eq!(d.owner, [0, 1, 2, 3, 4, 7]);
+        assert!(d.is_consistent());
+        assert_eq!((text(&d, 2), text(&d, 7)), (vec!["2".into()], vec!["7".into()]));
+        assert_eq!(d.owners_with(&Field::new("k", "7"), &strings), [7]);
+        // A first group of another owner than 0 writes it out at once.
+        let mut late = Details::default();
+        late.push(3, k, Value::Int(1));
+        assert_eq!(late.owner, [3]);
     }
 
     #[test]

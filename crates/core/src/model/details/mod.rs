@@ -31,7 +31,10 @@ use serde::{Deserialize, Serialize};
 /// fields were added in.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Details {
-    /// Per group: the span (or marker) index its fields belong to, ascending.
+    /// Per group: the span (or marker) index its fields belong to,
+    /// ascending. Empty while every group `i` belongs to owner `i` (one
+    /// group per span, sp-rtrace's calls): the column is then implied, and
+    /// takes no memory ([`Details::owner_of`], [`Details::owners_mut`]).
     pub owner: Vec<u32>,
     /// Per group: its shape (a node of `shapes`).
     pub shape: Vec<u32>,
@@ -59,12 +62,48 @@ impl Details {
 
     /// True when no owner has a field.
     pub fn is_empty(&self) -> bool {
-        self.owner.is_empty()
+        self.shape.is_empty()
     }
 
     /// Number of groups.
     pub fn groups(&self) -> usize {
-        self.owner.len()
+        self.shape.len()
+    }
+
+    /// True when the owner column is implied: group `i` belongs to owner `i`.
+    pub fn implied_owners(&self) -> bool {
+        self.owner.is_empty()
+    }
+
+    /// The owner of group `group`.
+    pub fn owner_of(&self, group: usize) -> Option<u32> {
+        match self.implied_owners() {
+            true => (group < self.groups()).then_some(group as u32),
+            false => self.owner.get(group).copied(),
+        }
+    }
+
+    /// The owner of the last group.
+    pub fn last_owner(&self) -> Option<u32> {
+        self.owner_of(self.groups().checked_sub(1)?)
+    }
+
+    /// Every group's owner, in group order.
+    pub fn owners(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.groups()).filter_map(|group| self.owner_of(group))
+    }
+
+    /// The owner column, written out when it was implied, to be edited
+    /// (a transform renumbering or dropping groups).
+    pub fn owners_mut(&mut self) -> &mut Vec<u32> {
+        if self.implied_owners() && self.groups() > 0 {
+            // As long as the shapes' column can grow without a copy, so a
+            // column reserved ahead keeps its exact length.
+            let room = self.shape.capacity().max(self.groups());
+            self.owner = Vec::with_capacity(room);
+            self.owner.extend(0..self.groups() as u32);
+        }
+        &mut self.owner
     }
 
     /// Bytes the columns take (what the page receives of them).
@@ -78,8 +117,8 @@ impl Details {
     /// what the lookups assume (a damaged copy from the worker is refused
     /// with it).
     pub fn is_consistent(&self) -> bool {
-        let n = self.owner.len();
-        if self.shape.len() != n
+        let n = self.groups();
+        if !(self.owner.len() == n || self.implied_owners())
             || self.first.len() != n
             || !self.owner.windows(2).all(|w| w[0] <= w[1])
             || !self.shapes.is_consistent()
@@ -96,6 +135,10 @@ impl Details {
 
     /// Positions of `owner`'s groups in the group columns.
     pub fn groups_of(&self, owner: u32) -> std::ops::Range<usize> {
+        if self.implied_owners() {
+            let group = (owner as usize).min(self.groups());
+            return group..(group + 1).min(self.groups());
+        }
         let start = self.owner.partition_point(|&o| o < owner);
         let end = start + self.owner[start..].partition_point(|&o| o == owner);
         start..end
@@ -169,7 +212,7 @@ impl Details {
         }
         let mut out: Vec<u32> = Vec::new();
         let mut path = Vec::new();
-        for (group, (&owner, &shape)) in self.owner.iter().zip(&self.shape).enumerate() {
+        for (group, (owner, &shape)) in self.owners().zip(&self.shape).enumerate() {
             if out.last() == Some(&owner) || !has_key.get(shape as usize).copied().unwrap_or(false)
             {
                 continue;
@@ -189,7 +232,7 @@ impl Details {
     pub fn grouped(&self, strings: &StringTable) -> Vec<(u32, Vec<Field>)> {
         let mut out: Vec<(u32, Vec<Field>)> = Vec::new();
         let mut path = Vec::new();
-        for (group, &owner) in self.owner.iter().enumerate() {
+        for (group, owner) in self.owners().enumerate() {
             if out.last().is_none_or(|(last, _)| *last != owner) {
                 out.push((owner, Vec::new()));
             }
@@ -378,7 +421,7 @@ mod tests {
         kind.shapes.kind[0] = 200;
         assert!(!kind.is_consistent());
         let mut order = d;
-        order.owner.swap(0, 1);
+        order.owners_mut().swap(0, 1);
         assert!(!order.is_consistent());
     }
 }

@@ -164,11 +164,10 @@ fn keep_instants_in_range(
         }
     }
     let groups: Vec<bool> = details
-        .owner
-        .iter()
-        .map(|&o| new_index.get(o as usize).is_some_and(|&n| n != u32::MAX))
+        .owners()
+        .map(|o| new_index.get(o as usize).is_some_and(|&n| n != u32::MAX))
         .collect();
-    for owner in &mut details.owner {
+    for owner in details.owners_mut() {
         *owner = new_index.get(*owner as usize).copied().unwrap_or(u32::MAX);
     }
     let pick = |column: &mut Vec<u32>| {
@@ -178,7 +177,7 @@ fn keep_instants_in_range(
             groups.get(i - 1).copied().unwrap_or(false)
         });
     };
-    pick(&mut details.owner);
+    pick(details.owners_mut());
     pick(&mut details.shape);
     pick(&mut details.first);
     kept.details = details;
