@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 mod call_sink;
 mod preview;
+mod step_spans;
 
 pub use call_sink::CallSink;
 pub use preview::{merge_previews, PreviewCursor, PreviewLimits};

@@ -72,6 +72,16 @@ pub struct Outcome {
     /// once its call was built, so that one slot's events (all of them in a
     /// trace of one resource type) take no memory of their own.
     first_events: Vec<u32>,
+    /// The calls' spans' names, in call order: the spans are written once
+    /// the calls are gone ([`spans`]).
+    names: Vec<StrId>,
+}
+
+/// Writes the calls' spans (call `i` from time `i + 1` to `i + 2`) once the
+/// calls are gone and the live counters made: the span columns, a fifth of
+/// the model, then fill the memory the calls held, not the decode's peak.
+pub fn spans(builder: &mut TraceBuilder, thread: ThreadRef, outcome: &mut Outcome) {
+    builder.step_spans(thread, 1, std::mem::take(&mut outcome.names));
 }
 
 /// Makes the live counters once the caller has let the calls go (they are
@@ -153,9 +163,10 @@ pub fn build(
         caches: Caches::default(),
         fields: Vec::new(),
         backtrace_calls: vec![0; session.backtraces.len()],
+        names: Vec::new(),
     };
     building.live = building.slots.iter().map(|_| Vec::new()).collect();
-    builder.reserve_spans(thread, session.collected.len() as u64);
+    building.names.reserve_exact(session.collected.len());
     let slots: Vec<_> = building.slots.iter().map(|s| s.resource).collect();
     tally.reserve(builder, thread, &slots);
     building.reserve(&tally);
@@ -176,6 +187,7 @@ pub fn build(
         unknown_types,
         backtrace_calls,
         links,
+        names,
         ..
     } = building;
     report_counts(builder, unmatched, undefined, unknown_types);
@@ -190,6 +202,7 @@ pub fn build(
         context_calls,
         backtrace_calls,
         first_events: links,
+        names,
     }
 }
 
@@ -221,6 +234,8 @@ struct Building<'s> {
     fields: Vec<(StrId, Value)>,
     /// Calls per backtrace, by backtrace number.
     backtrace_calls: Vec<u64>,
+    /// Each call's span's name ([`Outcome::names`]).
+    names: Vec<StrId>,
 }
 
 impl Building<'_> {
@@ -238,8 +253,6 @@ impl Building<'_> {
 
     /// Call `index`: its span with details, and its step on its resource.
     fn call(&mut self, builder: &mut TraceBuilder, index: u32, call: &FullCall, planned: &Planned) {
-        let ordinal = index + 1;
-        let time = i64::from(ordinal);
         // The step has read this call's link: the entry is its event now.
         if let Some(link) = self.links.get_mut(index as usize) {
             *link = NO_EVENT;
@@ -248,8 +261,9 @@ impl Building<'_> {
         if let Some(count) = self.backtrace_calls.get_mut(call.backtrace as usize) {
             *count += 1;
         }
-        let span = builder.begin(self.thread, time, name, 0);
-        builder.end(self.thread, time + 1);
+        // Call `index` will be span `index` ([`spans`]).
+        let span = index;
+        self.names.push(name);
         let slot_index = planned.slot as usize;
         if slot_index >= self.slots.len() {
             self.unknown_types += 1;

@@ -492,6 +492,7 @@ impl Decoder for RtraceDecoder {
         // are made, so that the two never exist whole at once.
         session.collected = Vec::new();
         calls::live_counters(&mut builder, &mut outcome);
+        calls::spans(&mut builder, thread, &mut outcome);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();
         tables::add_all(&session, &outcome, &symbolizer, &dropped, &mut builder);
         builder.finish()
