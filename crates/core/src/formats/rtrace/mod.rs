@@ -164,12 +164,15 @@ impl RtraceDecoder {
             Action::Start(offset) => {
                 let h = part.handshake.clone();
                 part.start = offset;
-                if needs_postproc_buffer(&h) {
+                if postproc_buffer::replayed_for(&h) {
                     self.postproc_buffer =
                         Some(postproc_buffer::PostprocBuffer::mid_stream(offset));
                 }
                 self.framer = Some(Framer::starting_at(&h, offset));
                 self.session = Some(Session::part(h));
+                // Part 0 is joined by the others' calls: room for all.
+                let share = if part.index == 0 { 1 } else { part.parts };
+                self.reserve_calls(share);
             }
             Action::Bytes(bytes) if part.index == 0 => self.feed_whole(bytes),
             Action::Bytes(bytes) => {
@@ -196,6 +199,13 @@ impl RtraceDecoder {
         true
     }
 
+    /// Room for the calls of `1 / share` of the trace file ([`reserve::room_for_calls`]).
+    fn reserve_calls(&mut self, share: usize) {
+        let probe = self.trace_file.and_then(|i| self.probes.get(i));
+        let size = probe.map_or(0, |p| p.size);
+        reserve::room_for_calls(self.session.as_mut(), size, share as u64);
+    }
+
     fn feed_whole(&mut self, chunk: &[u8]) {
         let rest;
         let chunk = if self.framer.is_none() {
@@ -203,7 +213,7 @@ impl RtraceDecoder {
             match handshake::parse(&self.head) {
                 // Wait for the padding too: it is part of the handshake.
                 Ok(h) if self.head.len() >= h.len => {
-                    if needs_postproc_buffer(&h) {
+                    if postproc_buffer::replayed_for(&h) {
                         let mut replay = postproc_buffer::PostprocBuffer::default();
                         replay.feed(&self.head);
                         self.postproc_buffer = Some(replay);
@@ -216,6 +226,7 @@ impl RtraceDecoder {
                     let packets = rest.get(h.len..).unwrap_or_default();
                     self.framer = Some(Framer::new(&h));
                     self.session = Some(Session::new(h));
+                    self.reserve_calls(1);
                     packets
                 }
                 _ => return,
@@ -320,14 +331,8 @@ impl RtraceDecoder {
                 self.elves.insert(file_name(&name).to_owned(), symbols);
             }
             Err(why) => {
-                self.builder.diagnose(
-                    Severity::Info,
-                    "elf-unreadable",
-                    Some(path),
-                    None,
-                    1,
-                    || format!("no symbols read from this ELF file: {why}"),
-                );
+                let why = || format!("no symbols read from this ELF file: {why}");
+                (self.builder).diagnose(Severity::Info, "elf-unreadable", Some(path), None, 1, why);
             }
         }
     }
@@ -338,12 +343,6 @@ fn trace_path(probes: &[FileProbe], trace_file: Option<usize>) -> &str {
     trace_file
         .and_then(|i| probes.get(i))
         .map_or("", |p| p.path.as_str())
-}
-
-/// True for a protocol 2.0 trace of a 64-bit little-endian system, whose
-/// postproc read buffer is replayed (`postproc_buffer.rs`).
-fn needs_postproc_buffer(h: &handshake::Handshake) -> bool {
-    h.major >= 2 && h.pointer_size == 8 && !h.big_endian
 }
 
 impl Decoder for RtraceDecoder {

@@ -60,6 +60,12 @@ pub struct PartReplay {
     pub past_heap_info: Option<Option<[u8; 8]>>,
 }
 
+/// True for a protocol 2.0 trace of a 64-bit little-endian system, whose
+/// postproc read buffer is replayed.
+pub fn replayed_for(h: &super::handshake::Handshake) -> bool {
+    h.major >= 2 && h.pointer_size == 8 && !h.big_endian
+}
+
 impl Default for PostprocBuffer {
     fn default() -> Self {
         PostprocBuffer {

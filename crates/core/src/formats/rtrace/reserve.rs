@@ -1,14 +1,39 @@
-//! What the calls' build will write, counted before it starts, so that the
-//! model's columns are made exactly that long: detail groups and payload
+//! Room made ahead, because the page's memory keeps its high-water mark
+//! (issue 20): for the calls while they are read ([`room_for_calls`]), and
+//! for what the calls' build will write, counted before it starts, so that
+//! the model's columns are made exactly that long: detail groups and payload
 //! slots, allocations and live-counter points per resource. Columns grown by
-//! doubling would hold up to twice their bytes until the end, and the page's
-//! memory keeps its high-water mark (issue 20).
+//! doubling would hold up to twice their bytes until the end.
 
 use super::call_details::payload_slots;
 use super::matching::{Planned, Step};
 use super::session::{FullCall, Session};
 use crate::model::{ResourceRef, ThreadRef, TraceBuilder};
 use std::collections::BTreeMap;
+
+/// The fewest bytes a call takes in a trace: its CALL packet (8 bytes of
+/// framing, 16 of fields, a name of at least one byte with its length, a
+/// 4-byte size and a 4-byte id) and the BTRC that always follows it (8 of
+/// framing, a 4-byte frame count).
+const MIN_CALL_BYTES: u64 = 44;
+
+/// The most calls [`room_for_calls`] makes room for at once
+/// (512 MiB of them): a bigger trace's calls grow past it by doubling.
+const MAX_RESERVED_CALLS: u64 = (512 << 20) / std::mem::size_of::<super::session::Call>() as u64;
+
+/// Makes room in `session` for as many calls as `1 / share` of a trace file
+/// of `trace_size` bytes could hold at most (up to [`MAX_RESERVED_CALLS`]),
+/// so that the calls' vector is never copied as it grows: each copy would
+/// leave the old one behind as memory the page's WebAssembly memory keeps.
+/// The room beyond the calls is never written, so it takes address space
+/// but no memory, and it is given back before the build
+/// (`RtraceDecoder::finish`).
+pub(super) fn room_for_calls(session: Option<&mut Session>, trace_size: u64, share: u64) {
+    let most = (trace_size / share.max(1) / MIN_CALL_BYTES).min(MAX_RESERVED_CALLS);
+    if let Some(session) = session {
+        let _ = (session.collected).try_reserve_exact(usize::try_from(most).unwrap_or(0));
+    }
+}
 
 /// What the build will write, added up call by call as the matcher's first
 /// pass steps them.
