@@ -68,7 +68,7 @@ impl Loaded {
             .iter()
             .zip(&index)
             .filter_map(|(t, ix): (_, &ThreadIndex)| {
-                let last_top = *ix.row(0).last()? as usize;
+                let last_top = ix.row(0).last()? as usize;
                 Some((*t.spans.start.first()?, *t.spans.end.get(last_top)?))
             })
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))

@@ -8,6 +8,10 @@
 //! columns. With the whole trace on screen a pixel covers thousands of spans
 //! per row and [`ThreadIndex::seek_end`] runs once per pixel and row, each
 //! time a little right of the last: it gallops forward from there.
+//!
+//! A thread whose spans all lie at one depth (sp-rtrace's calls) has one row
+//! holding every span in order: that row is implied, not listed, so it costs
+//! no memory beside the model ([`RowSpans::All`]).
 
 use crate::model::Spans;
 
@@ -26,9 +30,88 @@ pub struct ThreadIndex {
 
 #[derive(Clone, Debug, Default)]
 struct Row {
+    /// The row's span indices; empty when the row is every span in order.
     spans: Vec<u32>,
-    /// `ends[j]` is the end time of `spans[j * STRIDE]`.
+    /// The row's length (the listed spans', or all the thread's).
+    len: usize,
+    /// `ends[j]` is the end time of the row's span number `j * STRIDE`.
     ends: Vec<i64>,
+}
+
+impl Row {
+    fn spans(&self) -> RowSpans<'_> {
+        match self.spans.len() == self.len {
+            true => RowSpans::Listed(&self.spans),
+            false => RowSpans::All(self.len),
+        }
+    }
+}
+
+/// The span indices of one row, in start order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowSpans<'a> {
+    /// Listed.
+    Listed(&'a [u32]),
+    /// Spans `0..n`: the thread's spans all lie in this row.
+    All(usize),
+}
+
+impl RowSpans<'_> {
+    /// Number of spans in the row.
+    pub fn len(&self) -> usize {
+        match self {
+            RowSpans::Listed(spans) => spans.len(),
+            RowSpans::All(n) => *n,
+        }
+    }
+
+    /// True when the row has no span.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The span at position `i` of the row.
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            RowSpans::Listed(spans) => spans.get(i).copied(),
+            RowSpans::All(n) => (i < *n).then_some(i as u32),
+        }
+    }
+
+    /// The row's last span.
+    pub fn last(&self) -> Option<u32> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
+    /// The spans at positions `range` (clipped to the row), in order.
+    pub fn range(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = u32> + '_ {
+        let end = range.end.min(self.len());
+        (range.start.min(end)..end).filter_map(|i| self.get(i))
+    }
+
+    /// The number of leading spans for which `pred` holds (it must hold
+    /// for a prefix of the row), as [`slice::partition_point`].
+    pub fn partition_point(&self, mut pred: impl FnMut(u32) -> bool) -> usize {
+        match self {
+            RowSpans::Listed(spans) => spans.partition_point(|&k| pred(k)),
+            RowSpans::All(n) => {
+                let (mut lo, mut hi) = (0, *n);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    match pred(mid as u32) {
+                        true => lo = mid + 1,
+                        false => hi = mid,
+                    }
+                }
+                lo
+            }
+        }
+    }
+
+    /// The row's spans, listed.
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.range(0..self.len()).collect()
+    }
 }
 
 impl ThreadIndex {
@@ -45,8 +128,10 @@ impl ThreadIndex {
     }
 
     /// The span indices at `depth`, in start order (empty past the deepest row).
-    pub fn row(&self, depth: usize) -> &[u32] {
-        self.rows.get(depth).map_or(&[], |r| r.spans.as_slice())
+    pub fn row(&self, depth: usize) -> RowSpans<'_> {
+        self.rows
+            .get(depth)
+            .map_or(RowSpans::Listed(&[]), Row::spans)
     }
 
     /// The first position at or after `from` in row `depth` whose span ends at
@@ -56,7 +141,7 @@ impl ThreadIndex {
         let Some(row) = self.rows.get(depth) else {
             return 0;
         };
-        let len = row.spans.len();
+        let len = row.len;
         // The coarse array narrows the answer to one stride. Searching it by
         // galloping forward from `from` keeps successive seeks of one layout
         // (each a pixel further right) in memory the last one touched…
@@ -71,8 +156,12 @@ impl ThreadIndex {
         // …where a short binary search over nearby memory finishes.
         let lo = from.max(lo).min(len);
         let hi = hi.max(lo);
-        lo + row.spans[lo..hi]
-            .partition_point(|&k| end.get(k as usize).copied().unwrap_or(i64::MAX) < t)
+        let ends_before = |k: &u32| end.get(*k as usize).copied().unwrap_or(i64::MAX) < t;
+        lo + match row.spans() {
+            RowSpans::Listed(spans) => spans[lo..hi].partition_point(ends_before),
+            // Span `k` is at position `k`.
+            RowSpans::All(_) => end.get(lo..hi).map_or(0, |e| e.partition_point(|&e| e < t)),
+        }
     }
 }
 
@@ -95,6 +184,8 @@ fn gallop(sorted: &[i64], t: i64) -> usize {
 pub struct IndexBuilder {
     counts: Vec<usize>,
     rows: Vec<Row>,
+    /// More than one row: each lists its spans.
+    listed: bool,
     counted: usize,
     filled: usize,
 }
@@ -125,19 +216,32 @@ impl IndexBuilder {
             }
         }
         if self.rows.len() != self.counts.len() {
+            // One row only: it is every span in order, implied.
+            let listed = self.counts.len() > 1;
             self.rows = self
                 .counts
                 .iter()
                 .map(|&c| Row {
-                    spans: Vec::with_capacity(c),
+                    spans: Vec::with_capacity(if listed { c } else { 0 }),
+                    len: if listed { 0 } else { c },
                     ends: Vec::with_capacity(c.div_ceil(STRIDE)),
                 })
                 .collect();
+            self.listed = listed;
         }
         let stop = self.filled.saturating_add(budget).min(n);
         let rows = &mut self.rows;
         let depths = spans.depth.get(self.filled..stop).unwrap_or(&[]);
         let ends = spans.end.get(self.filled..stop).unwrap_or(&[]);
+        if !self.listed {
+            if let Some(row) = rows.first_mut() {
+                let from = self.filled.next_multiple_of(STRIDE);
+                row.ends
+                    .extend(ends.iter().skip(from - self.filled).step_by(STRIDE));
+            }
+            self.filled = stop;
+            return stop >= n;
+        }
         for ((i, &d), &e) in (self.filled..).zip(depths).zip(ends) {
             let Some(row) = rows.get_mut(usize::from(d)) else {
                 continue;
@@ -146,6 +250,7 @@ impl IndexBuilder {
                 row.ends.push(e);
             }
             row.spans.push(i as u32);
+            row.len += 1;
         }
         self.filled = stop;
         stop >= n
@@ -167,10 +272,10 @@ mod tests {
         let t = thread_of(&[(0, 100), (10, 20), (12, 15), (30, 40)]);
         let index = ThreadIndex::new(&t.spans);
         assert_eq!(index.depths(), 3);
-        assert_eq!(index.row(0), &[0]);
-        assert_eq!(index.row(1), &[1, 3]);
-        assert_eq!(index.row(2), &[2]);
-        assert_eq!(index.row(7), &[] as &[u32]);
+        assert_eq!(index.row(0).to_vec(), [0]);
+        assert_eq!(index.row(1).to_vec(), [1, 3]);
+        assert_eq!(index.row(2).to_vec(), [2]);
+        assert!(index.row(7).is_empty());
     }
 
     #[test]
@@ -194,7 +299,7 @@ mod tests {
         let t = thread_of(&calls);
         let index = ThreadIndex::new(&t.spans);
         for depth in 0..3 {
-            let row = index.row(depth);
+            let row = index.row(depth).to_vec();
             for from in [0, 1, 40, 1000, 2999, 3000] {
                 for t_at in (-50..310_000).step_by(997) {
                     let expect = from.min(row.len())
@@ -222,6 +327,7 @@ mod tests {
         let stepped = builder.finish();
         let whole = ThreadIndex::new(&spans);
         assert_eq!(stepped.row(0), whole.row(0));
+        assert_eq!(whole.row(0), RowSpans::All(5000));
         assert_eq!(stepped.rows[0].ends, whole.rows[0].ends);
     }
 
@@ -229,7 +335,7 @@ mod tests {
     fn seeking_by_end_agrees_with_a_plain_search() {
         let spans = flat(1000, 10); // span k ends at 10k + 10
         let index = ThreadIndex::new(&spans);
-        let row = index.row(0);
+        let row = index.row(0).to_vec();
         for from in [0, 1, 31, 32, 33, 500, 999, 1000] {
             for t in [-5, 0, 10, 11, 320, 321, 5000, 9_990, 10_000, 10_001] {
                 let expect = from + row[from..].partition_point(|&k| spans.end[k as usize] < t);

@@ -21,7 +21,7 @@ mod rows;
 pub mod ruler;
 mod viewport;
 
-pub use index::{IndexBuilder, ThreadIndex};
+pub use index::{IndexBuilder, RowSpans, ThreadIndex};
 pub use lanes::{stack_lanes, Lane, LaneMetrics};
 pub use query::{instant_at, self_time, span_at};
 pub use rows::{layout_instants, layout_spans, MarkerRect, SpanRect};

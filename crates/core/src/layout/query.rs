@@ -22,16 +22,16 @@ pub fn span_at(
     let end = |k: u32| spans.end[k as usize];
     // First span not ending before t: it contains t if it has started.
     let i = index.seek_end(depth, &spans.end, 0, t);
-    if let Some(&k) = row.get(i) {
+    if let Some(k) = row.get(i) {
         if start(k) <= t {
             return Some(k);
         }
     }
     // Otherwise the closer of the neighbours on each side, if within slop.
-    let after = row.get(i).copied().filter(|&k| start(k) <= hi);
+    let after = row.get(i).filter(|&k| start(k) <= hi);
     let before = i
         .checked_sub(1)
-        .and_then(|j| row.get(j).copied())
+        .and_then(|j| row.get(j))
         .filter(|&k| end(k) >= lo);
     match (before, after) {
         (Some(b), Some(a)) => Some(if t - end(b) <= start(a) - t { b } else { a }),
@@ -71,13 +71,11 @@ pub fn self_time(spans: &Spans, index: &ThreadIndex, span: u32) -> i64 {
         return 0;
     };
     let row = index.row(usize::from(depth) + 1);
-    let first = row.partition_point(|&k| spans.start[k as usize] < start);
-    let last = row.partition_point(|&k| spans.end[k as usize] <= end);
+    let first = row.partition_point(|k| spans.start[k as usize] < start);
+    let last = row.partition_point(|k| spans.end[k as usize] <= end);
     let children: i64 = row
-        .get(first..last.max(first))
-        .unwrap_or(&[])
-        .iter()
-        .map(|&k| spans.end[k as usize] - spans.start[k as usize])
+        .range(first..last.max(first))
+        .map(|k| spans.end[k as usize] - spans.start[k as usize])
         .sum();
     (end - start) - children
 }

@@ -92,7 +92,7 @@ pub fn layout_spans(
         let row = index.row(depth);
         let depth16 = u16::try_from(depth).unwrap_or(u16::MAX);
         let mut i = index.seek_end(depth, &spans.end, 0, lo);
-        while let Some(&k) = row.get(i) {
+        while let Some(k) = row.get(i) {
             let start = start_of(k);
             if start > hi {
                 break;
@@ -113,9 +113,10 @@ pub fn layout_spans(
                 let next = index.seek_end(depth, &spans.end, i, boundary);
                 if next > i {
                     i = next;
-                    run_end = run_end.max(map.x(end_of(&row[i - 1])));
+                    let last = row.get(i - 1).unwrap_or(k);
+                    run_end = run_end.max(map.x(end_of(&last)));
                 }
-                let Some(&next) = row.get(i) else { break };
+                let Some(next) = row.get(i) else { break };
                 let start = start_of(next);
                 if start > hi {
                     break;
@@ -128,7 +129,7 @@ pub fn layout_spans(
                 i += 1;
             }
             let count = u32::try_from(i - first).unwrap_or(u32::MAX);
-            out.push(rect(&map, x0, run_end, depth16, row[first], count));
+            out.push(rect(&map, x0, run_end, depth16, k, count));
         }
     }
 }
