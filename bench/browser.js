@@ -163,6 +163,7 @@ async function run(base, trace, opts) {
     await openEmpty(b.page, base);
     if (opts.before) await openBefore(b.page, opts.before);
     const baseline = rendererPss(b.pid);
+    const wasmMemoryEmpty = await b.page.evaluate(wasmMemoryBytes);
     const sampler = new Sampler(b.pid);
     const loadProfiler = opts.profileLoad ? await startProfile(b.page) : null;
     const tracer = opts.traceLoad ? await startTrace(b.page) : null;
@@ -190,6 +191,7 @@ async function run(base, trace, opts) {
     if (state.state === 'error' || b.errors.length) throw new Error(`load failed: ${state.error} ${b.errors.join('; ')}`);
     await sleep(2000); // work that follows the first draw (panels) still counts
     const peak = sampler.stop();
+    const wasmMemory = await b.page.evaluate(wasmMemoryBytes);
     const load = await b.page.evaluate((from) => ({
       longtasks: window.__bench.longtasks.filter((t) => t.start + t.duration > from),
       progress: window.__bench.progress,
@@ -234,6 +236,8 @@ async function run(base, trace, opts) {
       baseline_bytes: baseline,
       peak_bytes: peak,
       memory_bytes: Math.max(0, peak - baseline),
+      wasm_memory_bytes: wasmMemory,
+      wasm_memory_empty_bytes: wasmMemoryEmpty,
       memory_timeline: sampler.timeline.map(([t, b, anon, shmem]) => [t, b - baseline, anon, shmem]),
       frames,
       frame_longtasks: frameTasks.map((t) => t.duration),
@@ -245,6 +249,16 @@ async function run(base, trace, opts) {
 }
 
 /** Starts the page's CPU profiler; `stop()` resolves to the profile (a .cpuprofile object). */
+/** In the page: the size of the shared build's WebAssembly memory, which only grows (its
+ * high-water mark), or null for the copying build. Calling the glue's init again returns the
+ * running instance's exports. */
+async function wasmMemoryBytes() {
+  if (document.documentElement.dataset.model !== 'shared') return null;
+  const glue = await import(new URL('shared/flamedrop.js', document.baseURI).href);
+  const exports = await glue.default();
+  return exports.memory?.buffer?.byteLength ?? null;
+}
+
 async function startProfile(page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
