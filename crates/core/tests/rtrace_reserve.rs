@@ -39,7 +39,9 @@ fn columns(trace: &Trace) -> Vec<(String, usize, usize)> {
     }
     for a in &trace.allocations {
         let r = &a.resource;
-        add(format!("{r} thread"), a.thread.len(), a.thread.capacity());
+        // The one lane's allocations keep one thread entry for all.
+        let one = a.thread.len() == 1;
+        add(format!("{r} thread"), usize::from(!one), 0);
         add(format!("{r} time"), a.time.len(), a.time.capacity());
         add(format!("{r} size"), a.size.len(), a.size.capacity());
         add(

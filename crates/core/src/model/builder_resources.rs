@@ -116,7 +116,7 @@ impl TraceBuilder {
         let Some(a) = self.trace.allocations.get_mut(resource) else {
             return 0;
         };
-        a.thread.push(thread);
+        a.push_thread(thread);
         a.time.push(time);
         a.size.push(size);
         a.address.push(address);
@@ -242,7 +242,6 @@ impl TraceBuilder {
             return;
         };
         // A hint too big for this machine is simply not followed.
-        let _ = a.thread.try_reserve_exact(additional);
         let _ = a.time.try_reserve_exact(additional);
         let _ = a.size.try_reserve_exact(additional);
         let _ = a.address.try_reserve_exact(additional);
@@ -301,6 +300,31 @@ mod tests {
         assert_eq!(a.free_time, vec![20, NEVER_FREED]);
         assert_eq!(a.unmatched_frees, 1);
         assert_eq!(trace.threads[0].time_range(), Some((10, 11)));
+    }
+
+    #[test]
+    fn allocations_of_one_thread_keep_one_thread_entry() {
+        let mut b = TraceBuilder::new(Format::SpRtrace, TimeUnit::Us);
+        let p = b.process("1", "prog");
+        let (t0, t1) = (b.thread(p, "1", "main"), b.thread(p, "2", "worker"));
+        let main = b.intern("main");
+        let stack = b.stack(&[main]).expect("stack");
+        let heap = b.resource("memory", "bytes");
+        for time in 0..3 {
+            b.allocate(heap, t0, time, 8, 0x1000, stack);
+        }
+        let one = b.allocations(heap).expect("table").clone();
+        assert_eq!(one.thread, [t0]);
+        assert_eq!((one.thread_of(2), one.thread_of(3)), (Some(t0), None));
+        b.allocate(heap, t1, 3, 8, 0x2000, stack);
+        let trace = b.finish();
+        let a = &trace.allocations[0];
+        assert_eq!(a.thread, [t0, t0, t0, t1]);
+        assert!(trace.check().is_empty());
+        // Narrowed to none, the one entry goes too.
+        let mut none = one;
+        none.retain_where(&[false; 3]);
+        assert!(none.is_empty() && none.thread.is_empty());
     }
 
     #[test]

@@ -183,6 +183,13 @@ impl Problems<'_> {
         let (stacks, threads) = (self.trace.stacks.len(), self.trace.threads.len());
         self.index(part, "stack", &a.stack, stacks, true);
         self.index(part, "thread", &a.thread, threads, false);
+        if !a.threads_agree() {
+            let n = (a.thread.len(), a.len());
+            self.add(
+                part,
+                format!("{} thread entries for {} allocations", n.0, n.1),
+            );
+        }
     }
 
     fn counter(&mut self, part: &str, c: &Counter) {

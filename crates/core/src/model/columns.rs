@@ -291,7 +291,8 @@ columns!(SampleSet {
 });
 
 columns!(Allocations {
-    thread: U32,
+    // One entry per allocation, or one for all (`Allocations::thread_of`).
+    thread: U32[own_length],
     time: I64,
     size: U64,
     address: U64,

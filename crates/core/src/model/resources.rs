@@ -16,7 +16,10 @@ pub struct Allocations {
     pub resource: String,
     /// What `size` counts ("bytes", or "count" for resources without a size).
     pub size_unit: String,
-    /// Thread index (into `Trace::threads`) of each allocation.
+    /// Thread index (into `Trace::threads`) of each allocation, or one
+    /// entry while every allocation was made on that one thread (sp-rtrace's
+    /// one lane: 4 bytes an allocation saved); read it with
+    /// [`Allocations::thread_of`].
     pub thread: Vec<u32>,
     pub time: Vec<i64>,
     pub size: Vec<u64>,
@@ -46,6 +49,38 @@ impl Allocations {
         self.time.is_empty()
     }
 
+    /// The thread allocation `at` was made on.
+    pub fn thread_of(&self, at: usize) -> Option<u32> {
+        match self.thread.as_slice() {
+            [only] => (at < self.len()).then_some(*only),
+            all => all.get(at).copied(),
+        }
+    }
+
+    /// True when the thread column has one entry per allocation, or one for
+    /// all of them.
+    pub fn threads_agree(&self) -> bool {
+        let n = self.thread.len();
+        n == self.len() || (n == 1 && !self.is_empty())
+    }
+
+    /// Records allocation number `self.len()`'s thread (before its other
+    /// columns): while all are on one thread, the column keeps one entry.
+    pub(super) fn push_thread(&mut self, thread: u32) {
+        let at = self.len();
+        match self.thread.as_slice() {
+            [only] if *only == thread && at >= 1 => {}
+            &[only] if at > 1 => {
+                // A second thread: the column is written out, as long as
+                // the times' column can grow without a copy.
+                self.thread = Vec::with_capacity(self.time.capacity().max(at + 1));
+                self.thread.resize(at, only);
+                self.thread.push(thread);
+            }
+            _ => self.thread.push(thread),
+        }
+    }
+
     /// The context mask of allocation `at` (0 when the trace has none).
     pub fn context_of(&self, at: usize) -> u32 {
         self.context.get(at).copied().unwrap_or(0)
@@ -54,13 +89,19 @@ impl Allocations {
     /// Keeps the allocations where `keep` says so, in every column (the
     /// context too, when the trace has one): what a narrowing does to them.
     pub fn retain_where(&mut self, keep: &[bool]) {
-        retain_where(&mut self.thread, keep);
+        let one_thread = self.thread.len() == 1;
+        if !one_thread {
+            retain_where(&mut self.thread, keep);
+        }
         retain_where(&mut self.time, keep);
         retain_where(&mut self.size, keep);
         retain_where(&mut self.address, keep);
         retain_where(&mut self.stack, keep);
         retain_where(&mut self.free_time, keep);
         retain_where(&mut self.context, keep);
+        if self.is_empty() {
+            self.thread.clear();
+        }
     }
 }
 

@@ -108,8 +108,8 @@ fn add_allocations(
     builder.column(&format!("{prefix}inuse_space"), unit);
     let mut sums: HashMap<(u32, u32), [i64; 4]> = HashMap::new();
     for i in 0..allocations.len() {
-        let (Some(&thread), Some(&stack), Some(&size), Some(&freed)) = (
-            allocations.thread.get(i),
+        let (Some(thread), Some(&stack), Some(&size), Some(&freed)) = (
+            allocations.thread_of(i),
             allocations.stack.get(i),
             allocations.size.get(i),
             allocations.free_time.get(i),
