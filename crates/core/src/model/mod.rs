@@ -26,8 +26,8 @@ pub use builder::{
 };
 pub use builder_resources::{AllocationRef, CounterRef, ResourceRef, SampleSetRef};
 pub use details::{
-    kind_slots, Details, Field, Shapes, Value, KIND_FIXED, KIND_HEX, KIND_HEX32, KIND_INT,
-    KIND_INT32, KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
+    kind_slots, Details, Field, Shapes, Value, KIND_FIXED, KIND_HEX, KIND_HEX32, KIND_HEX48,
+    KIND_INT, KIND_INT32, KIND_NUMBERED, KIND_TEXT, NO_SHAPE,
 };
 pub use diagnostics::{Diagnostic, Severity};
 pub use event_log::{site_role, value_form, EventLog, TextId};

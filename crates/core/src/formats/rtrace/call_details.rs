@@ -152,7 +152,8 @@ impl CallTexts<'_> {
 /// (`reserve.rs`); a test holds the two together.
 pub(super) fn payload_slots(session: &Session, (index, call): (u32, &FullCall), step: Step) -> u64 {
     let size = u64::from(call.kind == CALL_ALLOC);
-    let id = if call.id > u64::from(u32::MAX) { 2 } else { 1 };
+    // `Value::Hex` takes two slots only at 2^48 and above (`KIND_HEX48`).
+    let id = if call.id >> 48 != 0 { 2 } else { 1 };
     let timestamp = u64::from(call.timestamp != 0);
     let arguments = session
         .arguments

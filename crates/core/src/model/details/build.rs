@@ -341,7 +341,10 @@ mod tests {
         d.extend(7, &[(k, Value::Int(7))]);
         assert_eq!(d.owner, [0, 1, 2, 3, 4, 7]);
         assert!(d.is_consistent());
-        assert_eq!((text(&d, 2), text(&d, 7)), (vec!["2".into()], vec!["7".into()]));
+        assert_eq!(
+            (text(&d, 2), text(&d, 7)),
+            (vec!["2".into()], vec!["7".into()])
+        );
         assert_eq!(d.owners_with(&Field::new("k", "7"), &strings), [7]);
         // A first group of another owner than 0 writes it out at once.
         let mut late = Details::default();

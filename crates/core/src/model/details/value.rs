@@ -58,19 +58,26 @@ pub const KIND_HEX32: u8 = 5;
 /// [`Shapes::kind`] of a [`Value::Fixed`] (no slot: the text is the shape's
 /// [`Shapes::prefix`]).
 pub const KIND_FIXED: u8 = 6;
+/// [`Shapes::kind`] of a [`Value::Hex`] above `u32::MAX` and below 2^48, as
+/// a 64-bit system's addresses are (one slot: the low word; the high word is
+/// the shape's [`Shapes::prefix`], so the addresses of one 4 GiB region
+/// share a shape and take 4 bytes each instead of 8). Larger values keep
+/// [`KIND_HEX`]: their high words are rarely shared.
+pub const KIND_HEX48: u8 = 7;
 
 /// Payload slots a value of `kind` takes; `None` for an unknown kind.
 pub fn kind_slots(kind: u8) -> Option<u32> {
     match kind {
-        KIND_TEXT | KIND_NUMBERED | KIND_INT32 | KIND_HEX32 => Some(1),
+        KIND_TEXT | KIND_NUMBERED | KIND_INT32 | KIND_HEX32 | KIND_HEX48 => Some(1),
         KIND_INT | KIND_HEX => Some(2),
         KIND_FIXED => Some(0),
         _ => None,
     }
 }
 
-/// How a value is stored: its kind, the text of its shape entry (the text
-/// before a `Numbered` number, else 0), its slots and how many of them count.
+/// How a value is stored: its kind, its shape entry's prefix (the text of a
+/// `Numbered` or `Fixed` value, the high word of a [`KIND_HEX48`] one, else
+/// 0), its slots and how many of them count.
 pub(super) struct Stored {
     pub(super) kind: u8,
     pub(super) prefix: StrId,
@@ -99,9 +106,10 @@ impl Value {
                 Ok(small) => one(KIND_INT32, 0, small as u32),
                 Err(_) => two(KIND_INT, n as u64),
             },
-            Value::Hex(n) => match u32::try_from(n) {
-                Ok(small) => one(KIND_HEX32, 0, small),
-                Err(_) => two(KIND_HEX, n),
+            Value::Hex(n) => match (u32::try_from(n), n >> 48) {
+                (Ok(small), _) => one(KIND_HEX32, 0, small),
+                (Err(_), 0) => one(KIND_HEX48, (n >> 32) as u32, n as u32),
+                (Err(_), _) => two(KIND_HEX, n),
             },
             Value::Numbered(id, n) => one(KIND_NUMBERED, id, n),
             Value::Fixed(id) => Stored {
@@ -122,6 +130,7 @@ impl Value {
             KIND_NUMBERED => Value::Numbered(prefix, *slots.first()?),
             KIND_INT32 => Value::Int(i64::from(*slots.first()? as i32)),
             KIND_HEX32 => Value::Hex(u64::from(*slots.first()?)),
+            KIND_HEX48 => Value::Hex(u64::from(prefix) << 32 | u64::from(*slots.first()?)),
             KIND_INT => Value::Int(wide()? as i64),
             KIND_HEX => Value::Hex(wide()?),
             KIND_FIXED => Value::Fixed(prefix),
@@ -164,6 +173,9 @@ mod tests {
             Value::Hex(u64::MAX),
             Value::Hex(u64::from(u32::MAX)),
             Value::Hex(u64::from(u32::MAX) + 1),
+            Value::Hex(0x7ffd_1234_5678),
+            Value::Hex((1 << 48) - 1),
+            Value::Hex(1 << 48),
             Value::Numbered(call, u32::MAX),
             Value::Fixed(text),
         ] {
@@ -173,5 +185,12 @@ mod tests {
         }
         assert_eq!(Value::load(9, 0, &[1, 2]), None);
         assert_eq!(Value::load(KIND_HEX, 0, &[1]), None);
+        // An address: one slot, the high word in the shape.
+        let address = Value::Hex(0x5555_8000_1000).store();
+        assert_eq!(
+            (address.kind, address.prefix, address.len),
+            (KIND_HEX48, 0x5555, 1)
+        );
+        assert_eq!(Value::Hex(1 << 48).store().len, 2);
     }
 }
