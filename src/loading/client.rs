@@ -61,14 +61,16 @@ impl Heartbeat {
 
 impl DecodeJob {
     /// Starts a worker that decodes part `part` of `parts` of `files` (posting
-    /// pictures of what it decoded so far when `preview`); every event it sends (except
+    /// pictures of what it decoded so far when `preview`; splitting even where
+    /// the format is faster in one worker when `split_anyway`: `?workers=2`);
+    /// every event it sends (except
     /// `Ready`, handled here) goes to `on_event`.
     /// `allowance_ms` is how long the worker may stay silent before the
     /// watchdog stops it (see [`silence_allowance_ms`]). `join` is the
     /// address of the load's `JoinSlot` (shared-memory build, split load).
     pub fn start(
         files: Vec<InputFile>,
-        (part, parts, preview): (u32, u32, bool),
+        (part, parts, preview, split_anyway): (u32, u32, bool, bool),
         selection: flamedrop_core::input::Selection,
         (allowance_ms, join): (f64, Option<usize>),
         on_event: impl Fn(WorkerEvent) + 'static,
@@ -90,6 +92,7 @@ impl DecodeJob {
             preview,
             handover: handover.as_ref().map(Handover::share),
             join,
+            split_anyway,
         })));
 
         let on_message = {

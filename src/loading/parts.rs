@@ -128,9 +128,10 @@ impl Decoding {
     /// Starts `parts` workers on `files` (which post pictures of what they
     /// decoded so far when `preview`); `on_event(part, event)` receives
     /// what each says, to be handed back to [`Decoding::on_event`].
+    /// `split_anyway`: the page's URL set the workers (`?workers=2`).
     pub fn start(
         files: Vec<InputFile>,
-        (parts, preview): (u32, bool),
+        (parts, preview, split_anyway): (u32, bool, bool),
         selection: &flamedrop_core::input::Selection,
         allowance_ms: f64,
         on_event: impl Fn(u32, WorkerEvent) + 'static,
@@ -143,7 +144,7 @@ impl Decoding {
             let on_event = on_event.clone();
             let job = DecodeJob::start(
                 files.clone(),
-                (part, parts, preview),
+                (part, parts, preview, split_anyway),
                 selection.clone(),
                 (allowance_ms, join.as_ref().map(JoinSlot::share)),
                 move |e| on_event(part, e),

@@ -305,9 +305,10 @@ impl LoadSlot {
         // Pictures of what was decoded so far are for the trace on screen.
         let preview = self.split && super::preview::wanted();
         let (id, send) = (self.load, send.clone());
+        let split_anyway = limits.workers.is_some_and(|n| n > 1);
         match Decoding::start(
             opened.files,
-            (workers, preview),
+            (workers, preview, split_anyway),
             selection,
             allowance,
             move |part, event| send.emit(LoadMsg::Worker { id, part, event }),

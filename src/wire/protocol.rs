@@ -48,6 +48,11 @@ pub struct DecodeRequest {
     /// (sp-rtrace) meet.
     #[serde(default)]
     pub join: Option<usize>,
+    /// The page's URL asked for this many workers (`?workers=2`): split
+    /// even an input whose format decodes faster in one worker
+    /// (`Decoder::parts_pay_off`), for tests and comparisons.
+    #[serde(default)]
+    pub split_anyway: bool,
 }
 
 /// Worker → page.

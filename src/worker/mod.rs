@@ -227,12 +227,13 @@ async fn decode(
     }
     // A split that would cost more than it saves is not made: part 0
     // decodes it all (`Decoder::parts_pay_off`).
-    if parts > 1 && !decoder.parts_pay_off() && part > 0 {
+    let pays_off = decoder.parts_pay_off() || request.split_anyway;
+    if parts > 1 && !pays_off && part > 0 {
         return Ok(Decoded::NotSplit);
     }
     // Does another worker post pictures of the same load?
     let mut beat = preview::Beat::Alone;
-    if parts > 1 && decoder.parts_pay_off() {
+    if parts > 1 && pays_off {
         let split = decoder.keep_part(part, parts);
         beat = preview::Beat::when_shared(split && !decoder.joins_parts());
         if split && decoder.joins_parts() {

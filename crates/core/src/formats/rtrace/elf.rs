@@ -2,6 +2,7 @@
 //! the function symbols of `.symtab` and `.dynsym`, read with the `object`
 //! crate (both classes, both byte orders, every offset checked by it).
 
+use crate::model::Severity;
 use object::elf::{
     FileHeader32, FileHeader64, PF_X, PT_LOAD, SHN_UNDEF, SHT_DYNSYM, SHT_SYMTAB, STT_FUNC,
     STT_GNU_IFUNC,
@@ -122,6 +123,29 @@ fn parse_class<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> Result<ElfSym
         functions,
         absolute,
     })
+}
+
+impl super::RtraceDecoder {
+    /// Keeps the symbols of the dropped ELF file `name`, or says why it has
+    /// none.
+    pub(super) fn end_elf(&mut self, name: String, bytes: &[u8], path: &str) {
+        match parse(bytes) {
+            Ok(symbols) => {
+                let name = crate::decoder::file_name(&name).to_owned();
+                self.elves.insert(name, symbols);
+            }
+            Err(why) => {
+                self.builder.diagnose(
+                    Severity::Info,
+                    "elf-unreadable",
+                    Some(path),
+                    None,
+                    1,
+                    || format!("no symbols read from this ELF file: {why}"),
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]
