@@ -1,13 +1,13 @@
 //! One load's decoding workers. A big input whose format can be split (the
 //! per-task files of a uftrace recording) is decoded by two workers at once,
-//! each taking its part; everything else by one (a SELogger event stream
-//! and a SWAP stream too: their splits, by threads and by kind of data,
-//! make each part read and walk every record, and one worker was faster,
-//! see `Decoder::parts_pay_off`). This keeps what
+//! each taking its part; everything else by one (a SELogger event stream, a
+//! SWAP stream and an sp-rtrace file too: their splits make each part read
+//! and walk every record, or leave the build to one part, and one worker was
+//! faster, see `Decoder::parts_pay_off`). This keeps what
 //! the workers say per part and turns it into one progress, one failure, or
 //! the parts' answers once every worker is done.
-//! An sp-rtrace file is split by byte range in the shared-memory build: the
-//! two workers meet in a `wire::join::JoinSlot` made here, part 1 leaves its
+//! An sp-rtrace file asked for in two workers (`?workers=2`) is split by
+//! byte range in the shared-memory build: the two workers meet in a `wire::join::JoinSlot` made here, part 1 leaves its
 //! decoder's hand-over there and part 0 joins it before building the one
 //! trace (`worker::join`); the copying build decodes it in one worker.
 
@@ -101,9 +101,12 @@ pub fn workers_override() -> Option<u32> {
         .map(|n| n.clamp(1, 2))
 }
 
-/// How many workers to use for `files` on this machine: two for a big input
-/// when the browser has two cores or more; `wanted` (from
-/// [`workers_override`]) decides for any size, for comparisons and tests.
+/// How many workers to use for `files` on this machine: two for a big
+/// recording of several per-task files (uftrace's `*.dat`) when the browser
+/// has two cores or more; `wanted` (from [`workers_override`]) decides for
+/// any size, for comparisons and tests. The other formats decode faster in
+/// one worker (`Decoder::parts_pay_off`): a second one would only start,
+/// find that out and stop, its memory adding to the load's.
 pub fn workers_for(files: &[InputFile], wanted: Option<u32>) -> u32 {
     let archive = files.iter().any(|f| {
         let name = f.path.to_ascii_lowercase();
@@ -117,7 +120,8 @@ pub fn workers_for(files: &[InputFile], wanted: Option<u32>) -> u32 {
     }
     let size: f64 = files.iter().map(InputFile::size).sum();
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    if size >= SPLIT_FROM_BYTES && cores >= 2.0 {
+    let task_files = files.iter().filter(|f| f.path.ends_with(".dat")).count();
+    if size >= SPLIT_FROM_BYTES && cores >= 2.0 && task_files >= 2 {
         2
     } else {
         1

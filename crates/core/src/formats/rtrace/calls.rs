@@ -72,16 +72,16 @@ pub struct Outcome {
     /// once its call was built, so that one slot's events (all of them in a
     /// trace of one resource type) take no memory of their own.
     first_events: Vec<u32>,
-    /// The calls' spans' names, in call order: the spans are written once
-    /// the calls are gone ([`spans`]).
+    /// The calls' spans' names, in call order ([`span_names`]).
     names: Vec<StrId>,
 }
 
-/// Writes the calls' spans (call `i` from time `i + 1` to `i + 2`) once the
-/// calls are gone and the live counters made: the span columns, a fifth of
-/// the model, then fill the memory the calls held, not the decode's peak.
-pub fn spans(builder: &mut TraceBuilder, thread: ThreadRef, outcome: &mut Outcome) {
-    builder.step_spans(thread, 1, std::mem::take(&mut outcome.names));
+/// The calls' spans' names, the rest of `outcome` let go: the caller writes
+/// the spans (`TraceBuilder::step_spans`) once the calls and what the live
+/// counters and tables needed are gone, so the span columns, a fifth of the
+/// model, fill the memory those held instead of adding to the peak.
+pub fn span_names(outcome: Outcome) -> Vec<StrId> {
+    outcome.names
 }
 
 /// Makes the live counters once the caller has let the calls go (they are
@@ -261,7 +261,7 @@ impl Building<'_> {
         if let Some(count) = self.backtrace_calls.get_mut(call.backtrace as usize) {
             *count += 1;
         }
-        // Call `index` will be span `index` ([`spans`]).
+        // Call `index` will be span `index` ([`span_names`]).
         let span = index;
         self.names.push(name);
         let slot_index = planned.slot as usize;

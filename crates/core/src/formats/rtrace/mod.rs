@@ -480,8 +480,7 @@ impl Decoder for RtraceDecoder {
                 "the trace has no MMAP packets (the process ended before the pre-processor read its maps), so frames show as raw addresses".into()
             });
         }
-        // The calls vector grew by doubling: what it holds beyond the calls
-        // goes back before the model is built beside it.
+        // The room made for calls beyond them goes back before the build.
         session.collected.shrink_to_fit();
         let symbolizer = modules::Symbolizer::new(&session.mappings, &elves);
         let mut outcome = calls::build(&session, &mut builder, thread, &symbolizer);
@@ -489,9 +488,12 @@ impl Decoder for RtraceDecoder {
         // are made, so that the two never exist whole at once.
         session.collected = Vec::new();
         calls::live_counters(&mut builder, &mut outcome);
-        calls::spans(&mut builder, thread, &mut outcome);
         let dropped: Vec<String> = probes.iter().map(|p| p.path.clone()).collect();
         tables::add_all(&session, &outcome, &symbolizer, &dropped, &mut builder);
+        // The session and the outcome go before the spans' columns are made.
+        let names = calls::span_names(outcome);
+        drop(session);
+        builder.step_spans(thread, 1, names);
         builder.finish()
     }
 }
